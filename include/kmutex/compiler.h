@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kmutex/compiler.h - small helpers shared by kmutex's public headers.
+ *
+ * Everything here is prefixed (__kmutex_, KMUTEX_) so that the public
+ * headers can sit beside a project's own kernel shims (its own
+ * <linux/compiler.h>, likely(), atomic_t ...) without clashing.
+ */
+#ifndef _KMUTEX_COMPILER_H
+#define _KMUTEX_COMPILER_H
+
+#include <stdbool.h>
+
+#define __kmutex_likely(x)	__builtin_expect(!!(x), 1)
+#define __kmutex_unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define __KMUTEX_STR2(x)	#x
+#define __KMUTEX_STR(x)		__KMUTEX_STR2(x)
+#define __KMUTEX_PASTE2(a, b)	a##b
+#define __KMUTEX_PASTE(a, b)	__KMUTEX_PASTE2(a, b)
+#define __KMUTEX_UNIQUE(p)	__KMUTEX_PASTE(__kmutex_##p##_, __COUNTER__)
+
+/* "file.c:123", a string literal naming the caller's line. */
+#define __KMUTEX_SITE		__FILE__ ":" __KMUTEX_STR(__LINE__)
+
+/*
+ * The library is built twice, production and debugging, and their
+ * objects must not be mixed (the two struct layouts differ).  Each
+ * library defines one marker symbol; every translation unit that
+ * includes a kmutex header references the marker of the build it was
+ * compiled for, so a mix fails at link time with an undefined symbol
+ * that names the problem.
+ */
+#ifdef KMUTEX_DEBUG
+extern const int kmutex_abi_debug_build_v1;
+#define __KMUTEX_ABI_MARKER	kmutex_abi_debug_build_v1
+#else
+extern const int kmutex_abi_production_build_v1;
+#define __KMUTEX_ABI_MARKER	kmutex_abi_production_build_v1
+#endif
+
+#ifndef __KMUTEX_BUILDING_LIBRARY
+static const int *const __kmutex_abi_ref __attribute__((used, unused)) =
+	&__KMUTEX_ABI_MARKER;
+#endif
+
+#endif /* _KMUTEX_COMPILER_H */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/cleanup.h> - scope-based cleanup and lock guards.
+ *
+ * kmutex's own implementation of the interface kernel code uses since
+ * Linux 6.5 (guard(), scoped_guard(), scoped_cond_guard(), CLASS(),
+ * DEFINE_GUARD(), DEFINE_GUARD_COND(), __free()), built on the
+ * compiler's cleanup attribute (gcc and clang).
+ *
+ * A "class" is a type with a constructor and a destructor that runs when
+ * a variable of the class leaves its scope.  A guard is a class whose
+ * value is the lock pointer: the constructor takes the lock, the
+ * destructor releases it unless the value is NULL (a conditional guard
+ * whose lock attempt failed).
+ */
+#ifndef _LINUX_CLEANUP_H
+#define _LINUX_CLEANUP_H
+
+#include <kmutex/compiler.h>
+
+/**
+ * DEFINE_CLASS - declare a class with constructor and destructor
+ * @_name: class name
+ * @_type: type of its value
+ * @_exit: destructor statement; sees the value as _T
+ * @_init: constructor expression; sees the constructor's arguments
+ * @_init_args: the constructor's parameter list
+ */
+#define DEFINE_CLASS(_name, _type, _exit, _init, _init_args...)		\
+typedef _type class_##_name##_t;					\
+static inline void class_##_name##_destructor(_type *__kmutex_p)	\
+{									\
+	_type _T = *__kmutex_p;						\
+	_exit;								\
+}									\
+static inline _type class_##_name##_constructor(_init_args)		\
+{									\
+	_type __kmutex_t = _init;					\
+	return __kmutex_t;						\
+}
+
+/* CLASS(name, var)(args): a variable whose destructor runs at scope end. */
+#define CLASS(_name, var)						\
+	class_##_name##_t var						\
+	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
+		class_##_name##_constructor
+
+/**
+ * DEFINE_GUARD - declare a lock guard class
+ * @_name: guard name, as used by guard(_name)
+ * @_type: the lock pointer type
+ * @_lock: statement taking the lock _T
+ * @_unlock: statement releasing the lock _T
+ */
+#define DEFINE_GUARD(_name, _type, _lock, _unlock)			\
+	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
+		     ({ _lock; _T; }), _type _T)			\
+	static inline void *class_##_name##_lock_ptr(class_##_name##_t *_T) \
+	{ return (void *)*_T; }
+
+/**
+ * DEFINE_GUARD_COND - add a conditional form to a guard class
+ * @_name: the guard class
+ * @_ext: suffix of the new class (_try, _intr ...)
+ * @_condlock: expression that tries to take _T, true when it got it
+ */
+#define DEFINE_GUARD_COND(_name, _ext, _condlock)			\
+	typedef class_##_name##_t class_##_name##_ext##_t;		\
+	static inline void						\
+	class_##_name##_ext##_destructor(class_##_name##_t *__kmutex_p)	\
+	{ class_##_name##_destructor(__kmutex_p); }			\
+	static inline class_##_name##_t					\
+	class_##_name##_ext##_constructor(class_##_name##_t _T)		\
+	{ return (_T && (_condlock)) ? _T : (class_##_name##_t)0; }	\
+	static inline void *						\
+	class_##_name##_ext##_lock_ptr(class_##_name##_t *_T)		\
+	{ return class_##_name##_lock_ptr(_T); }
+
+/* guard(mutex)(&lock): hold the lock until the enclosing scope ends. */
+#define guard(_name)	CLASS(_name, __KMUTEX_UNIQUE(guard))
+
+#define __kmutex_scoped_guard(_name, _scope, _done, args...)		\
+	for (CLASS(_name, _scope)(args), *_done = (void *)0;		\
+	     !_done && class_##_name##_lock_ptr(&_scope);		\
+	     _done = (void *)1)
+
+/*
+ * scoped_guard(mutex, &lock) { ... }: hold the lock for the block; for a
+ * conditional guard (mutex_try) the block runs only if it was taken.
+ */
+#define scoped_guard(_name, args...)					\
+	__kmutex_scoped_guard(_name, __KMUTEX_UNIQUE(scope),		\
+			      __KMUTEX_UNIQUE(done), args)
+
+#define __kmutex_scoped_cond_guard(_name, _fail, _scope, _done, args...) \
+	for (CLASS(_name, _scope)(args), *_done = (void *)0; !_done;	\
+	     _done = (void *)1)						\
+		if (!class_##_name##_lock_ptr(&_scope)) { _fail; } else
+
+/*
+ * scoped_cond_guard(mutex_intr, return -EINTR, &lock) { ... }: run the
+ * block with the lock held, or the _fail statement if it was not taken.
+ */
+#define scoped_cond_guard(_name, _fail, args...)			\
+	__kmutex_scoped_cond_guard(_name, _fail, __KMUTEX_UNIQUE(scope), \
+				   __KMUTEX_UNIQUE(done), args)
+
+/* __free(name): run DEFINE_FREE's statement on the variable at scope end. */
+#define DEFINE_FREE(_name, _type, _free)				\
+	static inline void __free_##_name(void *__kmutex_p)		\
+	{ _type _T = *(_type *)__kmutex_p; _free; }
+#define __free(_name)	__attribute__((__cleanup__(__free_##_name)))
+
+/* Take the value out of a __free variable so that nothing is freed. */
+#define no_free_ptr(p) \
+	({ __auto_type __kmutex_ptr = (p); (p) = (void *)0; __kmutex_ptr; })
+#define return_ptr(p)	return no_free_ptr(p)
+
+#endif /* _LINUX_CLEANUP_H */

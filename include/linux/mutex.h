@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/mutex.h> - the kernel's sleeping mutex, in userspace on futex(2).
+ *
+ * Design (the one the kernel's mutex was introduced with, 2.6.16):
+ *
+ *   count      1 = unlocked, 0 = locked, -1 = locked and threads may be
+ *              waiting, so that unlock skips all wake-up work when it
+ *              finds 0;
+ *   wait_lock  a small internal futex lock protecting ...
+ *   wait_list  a FIFO of waiters, each a node on its waiter's stack with
+ *              its own futex word, woken one at a time.
+ *
+ * The fast paths (one atomic compare-and-swap each) are inline below; the
+ * slow paths live in the library (src/mutex.c).  The protocol between the
+ * two is modelled in model/mutex.pml: change them together.
+ */
+#ifndef _LINUX_MUTEX_H
+#define _LINUX_MUTEX_H
+
+#include <kmutex/compiler.h>
+#include <kmutex/list.h>
+#include <kmutex/lockdep.h>
+
+#ifdef KMUTEX_DEBUG
+#error "the kmutex debugging build is not available yet (issue 4)"
+#endif
+
+struct mutex {
+	int count;			/* 1 free, 0 locked, <0 locked + waiters */
+	int wait_lock;			/* internal futex lock for wait_list */
+	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+	int spinner;			/* a thread spins before queueing */
+};
+
+#define __MUTEX_INITIALIZER(lockname)					\
+	{								\
+		.count = 1,						\
+		.wait_lock = 0,						\
+		.wait_list = KMUTEX_LIST_INIT((lockname).wait_list),	\
+		.spinner = 0,						\
+	}
+
+/**
+ * DEFINE_MUTEX - define and statically initialise an unlocked mutex
+ * @mutexname: the variable's name
+ */
+#define DEFINE_MUTEX(mutexname) \
+	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
+
+/* The library's slow paths (src/mutex.c). */
+void kmutex_mutex_lock_slowpath(struct mutex *lock);
+int kmutex_mutex_lock_interruptible_slowpath(struct mutex *lock);
+void kmutex_mutex_unlock_slowpath(struct mutex *lock, const char *site);
+
+/**
+ * mutex_init - initialise a mutex at run time
+ * @lock: the mutex; any previous content is overwritten
+ *
+ * Leaves @lock unlocked with no waiters.  Must not be called on a mutex
+ * that is held or has waiters.
+ */
+static inline void mutex_init(struct mutex *lock)
+{
+	lock->count = 1;
+	lock->wait_lock = 0;
+	__kmutex_list_init(&lock->wait_list);
+	lock->spinner = 0;
+}
+
+/**
+ * mutex_destroy - mark a mutex as no longer in use
+ * @lock: an unlocked mutex
+ *
+ * Production build: does nothing (as in the kernel); the debugging build
+ * reports any later use and a destroy of a held mutex.
+ */
+static inline void mutex_destroy(struct mutex *lock)
+{
+	(void)lock;
+}
+
+/* 1 -> 0: the whole uncontended lock, one atomic instruction. */
+static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
+{
+	int unlocked = 1;
+
+	return __atomic_compare_exchange_n(&lock->count, &unlocked, 0, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/**
+ * mutex_lock - acquire a mutex, waiting as long as it takes
+ * @lock: the mutex
+ *
+ * Signals that arrive while waiting run their handlers and the wait goes
+ * on.  A mutex does not nest: locking one the thread holds deadlocks.
+ */
+static inline void mutex_lock(struct mutex *lock)
+{
+	if (__kmutex_unlikely(!__kmutex_mutex_trylock_fast(lock)))
+		kmutex_mutex_lock_slowpath(lock);
+}
+
+/**
+ * mutex_lock_interruptible - acquire a mutex unless a signal comes first
+ * @lock: the mutex
+ *
+ * Return: 0 with the lock held, or -EINTR (lock not held) if a signal
+ * handler ran in this thread while it waited, also for handlers
+ * installed with SA_RESTART.
+ */
+static inline int mutex_lock_interruptible(struct mutex *lock)
+{
+	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
+		return 0;
+	return kmutex_mutex_lock_interruptible_slowpath(lock);
+}
+
+/**
+ * mutex_lock_killable - acquire a mutex unless a signal comes first
+ * @lock: the mutex
+ *
+ * Userspace has no fatal signal that returns, so this is
+ * mutex_lock_interruptible().  Return: 0 or -EINTR.
+ */
+static inline int mutex_lock_killable(struct mutex *lock)
+{
+	return mutex_lock_interruptible(lock);
+}
+
+/**
+ * mutex_trylock - try once to acquire a mutex, never sleeping
+ * @lock: the mutex
+ *
+ * Return: 1 if acquired, 0 if it was held.  (The opposite convention of
+ * down_trylock(), as in the kernel.)
+ */
+static inline int mutex_trylock(struct mutex *lock)
+{
+	return __kmutex_mutex_trylock_fast(lock);
+}
+
+/* 0 -> 1; anything else (waiters, or not locked at all) goes slow. */
+static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
+{
+	int locked = 0;
+
+	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&lock->count,
+			&locked, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
+		kmutex_mutex_unlock_slowpath(lock, site);
+}
+
+/**
+ * mutex_unlock - release a mutex
+ * @lock: a mutex the calling thread holds
+ *
+ * Wakes the first waiter, if any.  Unlocking a mutex that is not locked
+ * would let later lockers in together, so it aborts the program with a
+ * message that names the lock and the call site.
+ */
+static inline void mutex_unlock(struct mutex *lock)
+{
+	__kmutex_mutex_unlock(lock, "mutex_unlock");
+}
+#define mutex_unlock(lock) \
+	__kmutex_mutex_unlock((lock), "mutex_unlock(" #lock ") at " __KMUTEX_SITE)
+
+/**
+ * mutex_is_locked - tell whether a mutex is held
+ * @lock: the mutex
+ *
+ * Return: true if some thread holds it.  Changes nothing; the answer may
+ * be stale by the time the caller looks at it.
+ */
+static inline bool mutex_is_locked(struct mutex *lock)
+{
+	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
+}
+
+/* Lockdep nesting annotations: plain locking in the production build. */
+#define mutex_lock_nested(lock, subclass) \
+	do { (void)(subclass); mutex_lock(lock); } while (0)
+#define mutex_lock_interruptible_nested(lock, subclass) \
+	((void)(subclass), mutex_lock_interruptible(lock))
+#define mutex_lock_killable_nested(lock, subclass) \
+	((void)(subclass), mutex_lock_killable(lock))
+#define mutex_lock_nest_lock(lock, nest_lock) \
+	do { (void)(nest_lock); mutex_lock(lock); } while (0)
+
+/* guard(mutex)(&m), scoped_guard(mutex, &m), mutex_try, mutex_intr */
+#include <linux/cleanup.h>
+DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
+DEFINE_GUARD_COND(mutex, _try, mutex_trylock(_T))
+DEFINE_GUARD_COND(mutex, _intr, mutex_lock_interruptible(_T) == 0)
+
+#endif /* _LINUX_MUTEX_H */

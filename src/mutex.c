@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mutex.c - the slow paths of struct mutex (fast paths: <linux/mutex.h>).
+ *
+ * The protocol (modelled in model/mutex.pml; change the two together):
+ *
+ *   count      1 free; 0 held; -1 held and the wait list may be non-empty.
+ *              Only a thread holding wait_lock sets it to -1 for a
+ *              waiter, so a holder's unlock finds -1 and comes here
+ *              whenever there may be someone to wake.
+ *   lock       fast path CAS 1 -> 0.  Slow path: spin a little (one
+ *              spinner at a time), then under wait_lock xchg(count, -1);
+ *              old value 1 means acquired, else queue at the tail and
+ *              sleep on the waiter's own futex word.
+ *   unlock     fast path CAS 0 -> 1.  Slow path, under wait_lock: if the
+ *              first waiter is starving, hand the lock to it (count stays
+ *              -1); else store 1 (so a running thread may take it at
+ *              once: barging) and wake the first waiter, unless it was
+ *              already woken and has not yet run (one woken at a time).
+ *   woken      the first waiter retries xchg(count, -1) under wait_lock.
+ *              If it loses to a barger for longer than MUTEX_STARVE_NS
+ *              since it queued, it asks for a handoff.
+ *   leaving    an interrupted waiter unlinks itself; if others remain it
+ *              makes sure the next unlock will wake them (count 0 -> -1)
+ *              or, if the lock is already free, wakes the next itself: a
+ *              wake-up meant for it is never swallowed.
+ *   acquired   the new owner unlinks itself and, if the list is now
+ *              empty, stores count 0 so that its unlock is fast again.
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/mutex.h>
+
+#include "cpu.h"
+#include "futex.h"
+#include "list.h"
+#include "wait_lock.h"
+#include "waiter.h"
+
+/* Reads of count before queueing (about 2-5 us on current x86). */
+#define MUTEX_SPINS		200
+/* The kernel hands off once the first waiter lost a race; Go after 1 ms. */
+#define MUTEX_STARVE_NS		1000000ull
+
+static void __attribute__((noreturn, cold))
+mutex_fatal(struct mutex *lock, const char *site, const char *what)
+{
+	fprintf(stderr, "kmutex: %s: mutex %p %s; aborting\n", site,
+		(void *)lock, what);
+	abort();
+}
+
+/* Cheap checks that turn corruption into a clear message. */
+static void mutex_check(struct mutex *lock, const char *site)
+{
+	int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
+
+	if (lock->wait_list.next == NULL)
+		mutex_fatal(lock, site, "was never initialised "
+			    "(use DEFINE_MUTEX or mutex_init)");
+	if (c < -1 || c > 1)
+		mutex_fatal(lock, site, "is corrupted (count out of range)");
+}
+
+static bool mutex_spin(struct mutex *lock)
+{
+	bool got = false;
+	int i;
+
+	/* One spinner at a time: more only bounce the line (notes, item 4). */
+	if (__atomic_load_n(&lock->spinner, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&lock->spinner, 1, __ATOMIC_ACQUIRE))
+		return false;
+	for (i = 0; i < MUTEX_SPINS; i++) {
+		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
+
+		if (c == 1 && __kmutex_mutex_trylock_fast(lock)) {
+			got = true;
+			break;
+		}
+		if (c < 0)	/* someone sleeps: queue behind them */
+			break;
+		cpu_relax();
+	}
+	__atomic_store_n(&lock->spinner, 0, __ATOMIC_RELEASE);
+	return got;
+}
+
+static struct kmutex_waiter *first_waiter(struct mutex *lock)
+{
+	return list_first_entry_or_null(&lock->wait_list,
+					struct kmutex_waiter, node);
+}
+
+static void set_state(struct kmutex_waiter *w, int state)
+{
+	__atomic_store_n(&w->state, state, __ATOMIC_RELEASE);
+}
+
+static int get_state(struct kmutex_waiter *w)
+{
+	return __atomic_load_n(&w->state, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Sleep until an unlocker changes w->state.  Return 0, or -EINTR if
+ * @intr and a signal handler ran.
+ */
+static int waiter_sleep(struct kmutex_waiter *w, bool intr)
+{
+	while (get_state(w) == WAITER_SLEEPING) {
+		if (!intr)
+			futex_wait(&w->state, WAITER_SLEEPING);
+		else if (futex_wait_intr(&w->state, WAITER_SLEEPING,
+					 NULL) == -EINTR)
+			return -EINTR;
+	}
+	return 0;
+}
+
+/*
+ * Called with wait_lock held by a waiter that gives up.  If the lock is
+ * free, a wake-up may have been meant for this waiter: pass it on.
+ */
+static void mutex_leave(struct mutex *lock, struct kmutex_waiter *w)
+{
+	struct kmutex_waiter *next;
+	int held = 0;
+
+	list_del(&w->node);
+	next = first_waiter(lock);
+	if (!next)
+		return;	/* count may stay -1: one needless slow unlock */
+	if (__atomic_compare_exchange_n(&lock->count, &held, -1, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;	/* held: its unlock now comes to the slow path */
+	if (held == 1 && get_state(next) == WAITER_SLEEPING) {
+		set_state(next, WAITER_WOKEN);
+		futex_wake(&next->state, 1);
+	}
+}
+
+/* The new owner leaves the wait list (wait_lock held). */
+static void mutex_acquired(struct mutex *lock, struct kmutex_waiter *w)
+{
+	if (w)
+		list_del(&w->node);
+	if (list_empty(&lock->wait_list))
+		__atomic_store_n(&lock->count, 0, __ATOMIC_RELAXED);
+}
+
+static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
+{
+	struct kmutex_waiter w;
+	int ret;
+
+#if KMUTEX_BUSTED == 1
+	/* Deliberately broken build: now and then let a second thread in. */
+	static unsigned int busted;
+
+	if (__atomic_fetch_add(&busted, 1, __ATOMIC_RELAXED) % 64 == 63)
+		return 0;
+#endif
+	if (mutex_spin(lock))
+		return 0;
+	mutex_check(lock, site);
+	wait_lock_acquire(&lock->wait_lock);
+	if (__atomic_exchange_n(&lock->count, -1, __ATOMIC_ACQUIRE) == 1) {
+		mutex_acquired(lock, NULL);
+		wait_lock_release(&lock->wait_lock);
+		return 0;
+	}
+	w.state = WAITER_SLEEPING;
+	w.want_handoff = 0;
+	w.since = now_ns();
+	list_add_tail(&w.node, &lock->wait_list);
+	for (;;) {
+		wait_lock_release(&lock->wait_lock);
+		ret = waiter_sleep(&w, intr);
+		wait_lock_acquire(&lock->wait_lock);
+		if (get_state(&w) == WAITER_HANDOFF)
+			break;		/* ours, even if a signal came too */
+		if (ret) {
+			mutex_leave(lock, &w);
+			wait_lock_release(&lock->wait_lock);
+			return ret;
+		}
+		if (__atomic_exchange_n(&lock->count, -1, __ATOMIC_ACQUIRE) == 1)
+			break;
+		/* A running thread took it first: bound how often. */
+		if (now_ns() - w.since >= MUTEX_STARVE_NS)
+			w.want_handoff = 1;
+		set_state(&w, WAITER_SLEEPING);
+	}
+	mutex_acquired(lock, &w);
+	wait_lock_release(&lock->wait_lock);
+	return 0;
+}
+
+/**
+ * kmutex_mutex_lock_slowpath - mutex_lock() when the fast path failed
+ * @lock: the mutex
+ *
+ * Spins briefly, then queues and sleeps until it owns @lock.
+ */
+KMUTEX_API void kmutex_mutex_lock_slowpath(struct mutex *lock)
+{
+	mutex_lock_common(lock, false, "mutex_lock");
+}
+
+/**
+ * kmutex_mutex_lock_interruptible_slowpath - mutex_lock_interruptible()
+ *	when the fast path failed
+ * @lock: the mutex
+ *
+ * Return: 0 with the lock held, or -EINTR if a signal handler ran while
+ * the thread slept (the thread has then left the wait list).
+ */
+KMUTEX_API int kmutex_mutex_lock_interruptible_slowpath(struct mutex *lock)
+{
+	return mutex_lock_common(lock, true, "mutex_lock_interruptible");
+}
+
+/**
+ * kmutex_mutex_unlock_slowpath - mutex_unlock() when count was not 0
+ * @lock: the mutex
+ * @site: the caller, for the message if @lock was not locked at all
+ *
+ * Either hands @lock to a starving first waiter, or frees it and wakes
+ * the first waiter unless one is already awake.
+ */
+KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
+					     const char *site)
+{
+	struct kmutex_waiter *w;
+
+	if (__atomic_load_n(&lock->count, __ATOMIC_RELAXED) == 1) {
+#if KMUTEX_BUSTED == 1
+		return;	/* the broken build's second owner unlocks too */
+#endif
+		mutex_fatal(lock, site, "is not locked (count would pass 1, "
+			    "letting later lockers in together)");
+	}
+	mutex_check(lock, site);
+	wait_lock_acquire(&lock->wait_lock);
+	w = first_waiter(lock);
+	if (w && w->want_handoff) {
+		set_state(w, WAITER_HANDOFF);	/* count stays -1 */
+		wait_lock_release(&lock->wait_lock);
+		futex_wake(&w->state, 1);
+		return;
+	}
+	__atomic_store_n(&lock->count, 1, __ATOMIC_RELEASE);
+	if (!w || get_state(w) != WAITER_SLEEPING) {
+		wait_lock_release(&lock->wait_lock);
+		return;
+	}
+#if KMUTEX_BUSTED == 2
+	/* Deliberately broken build: now and then drop the wake-up. */
+	static unsigned int busted;
+
+	if (__atomic_fetch_add(&busted, 1, __ATOMIC_RELAXED) % 64 == 63) {
+		wait_lock_release(&lock->wait_lock);
+		return;
+	}
+#endif
+	set_state(w, WAITER_WOKEN);
+	wait_lock_release(&lock->wait_lock);
+	/*
+	 * Wake outside wait_lock so the woken thread does not block on it
+	 * at once.  The waiter may already have seen WOKEN and returned, so
+	 * this may wake an unrelated futex word on a reused stack: a
+	 * spurious wake-up, which every futex waiter must tolerate.
+	 */
+	futex_wake(&w->state, 1);
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wait_lock.c - slow paths of the wait-list lock (see wait_lock.h).
+ */
+#include "wait_lock.h"
+#include "cpu.h"
+#include "futex.h"
+
+/* Reads of the word before sleeping; the sections it guards are short. */
+#define WAIT_LOCK_SPINS	100
+
+void wait_lock_acquire_slow(int *wl)
+{
+	int i;
+
+	for (i = 0; i < WAIT_LOCK_SPINS; i++) {
+		int free = 0;
+
+		if (__atomic_load_n(wl, __ATOMIC_RELAXED) == 0 &&
+		    __atomic_compare_exchange_n(wl, &free, 1, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+		cpu_relax();
+	}
+	/* Mark "sleepers" so that the releaser knows to wake one. */
+	while (__atomic_exchange_n(wl, 2, __ATOMIC_ACQUIRE) != 0)
+		futex_wait(wl, 2);
+}
+
+void wait_lock_wake(int *wl)
+{
+	futex_wake(wl, 1);
+}
