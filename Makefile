@@ -61,7 +61,8 @@ $(B)/obj $(B)/tests:
 
 # --- tests ----------------------------------------------------------------
 TEST_SRCS := $(wildcard tests/*.c)
-TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
+TEST_SH   := $(wildcard tests/*.sh)
+TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%) $(TEST_SH:tests/%.sh=$(B)/tests/%)
 BUSTED    := 1 2
 TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a)
 
@@ -71,8 +72,12 @@ $(B)/tests/%: tests/%.c tests/harness.h $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
 		$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@.busted$$n \
 			$(B)/busted$$n/libkmutex.a || exit 1; done
 
+# Shell tests run from the source root with CC, B (build dir) in the env.
+$(B)/tests/%: tests/%.sh | $(B)/tests
+	install -m 755 $< $@
+
 test: all $(TESTS)
-	@CC="$(CC)" tests/run $(B)
+	@CC="$(CC)" B="$(B)" tests/run $(B)
 
 # --- benchmark ------------------------------------------------------------
 -include bench/bench.mk
