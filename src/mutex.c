@@ -36,7 +36,6 @@
 #include <linux/mutex.h>
 
 #include "cpu.h"
-#include "futex.h"
 #include "list.h"
 #include "wait_lock.h"
 #include "waiter.h"
@@ -96,32 +95,6 @@ static struct kmutex_waiter *first_waiter(struct mutex *lock)
 					struct kmutex_waiter, node);
 }
 
-static void set_state(struct kmutex_waiter *w, int state)
-{
-	__atomic_store_n(&w->state, state, __ATOMIC_RELEASE);
-}
-
-static int get_state(struct kmutex_waiter *w)
-{
-	return __atomic_load_n(&w->state, __ATOMIC_ACQUIRE);
-}
-
-/*
- * Sleep until an unlocker changes w->state.  Return 0, or -EINTR if
- * @intr and a signal handler ran.
- */
-static int waiter_sleep(struct kmutex_waiter *w, bool intr)
-{
-	while (get_state(w) == WAITER_SLEEPING) {
-		if (!intr)
-			futex_wait(&w->state, WAITER_SLEEPING);
-		else if (futex_wait_intr(&w->state, WAITER_SLEEPING,
-					 NULL) == -EINTR)
-			return -EINTR;
-	}
-	return 0;
-}
-
 /*
  * Called with wait_lock held by a waiter that gives up.  If the lock is
  * free, a wake-up may have been meant for this waiter: pass it on.
@@ -138,9 +111,10 @@ static void mutex_leave(struct mutex *lock, struct kmutex_waiter *w)
 	if (__atomic_compare_exchange_n(&lock->count, &held, -1, false,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return;	/* held: its unlock now comes to the slow path */
-	if (held == 1 && get_state(next) == WAITER_SLEEPING) {
-		set_state(next, WAITER_WOKEN);
-		futex_wake(&next->state, 1);
+	if (held == 1 && waiter_state(next) == WAITER_SLEEPING) {
+		/* Rare: woken under wait_lock, which keeps next alive. */
+		waiter_set_state(next, WAITER_WOKEN);
+		waiter_wake(next);
 	}
 }
 
@@ -180,9 +154,9 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	list_add_tail(&w.node, &lock->wait_list);
 	for (;;) {
 		wait_lock_release(&lock->wait_lock);
-		ret = waiter_sleep(&w, intr);
+		ret = waiter_sleep(&w, intr, NULL);
 		wait_lock_acquire(&lock->wait_lock);
-		if (get_state(&w) == WAITER_HANDOFF)
+		if (waiter_state(&w) == WAITER_HANDOFF)
 			break;		/* ours, even if a signal came too */
 		if (ret) {
 			mutex_leave(lock, &w);
@@ -194,7 +168,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 		/* A running thread took it first: bound how often. */
 		if (now_ns() - w.since >= MUTEX_STARVE_NS)
 			w.want_handoff = 1;
-		set_state(&w, WAITER_SLEEPING);
+		waiter_set_state(&w, WAITER_SLEEPING);
 	}
 	mutex_acquired(lock, &w);
 	wait_lock_release(&lock->wait_lock);
@@ -249,13 +223,13 @@ KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
 	wait_lock_acquire(&lock->wait_lock);
 	w = first_waiter(lock);
 	if (w && w->want_handoff) {
-		set_state(w, WAITER_HANDOFF);	/* count stays -1 */
+		waiter_set_state(w, WAITER_HANDOFF);	/* count stays -1 */
 		wait_lock_release(&lock->wait_lock);
-		futex_wake(&w->state, 1);
+		waiter_wake(w);
 		return;
 	}
 	__atomic_store_n(&lock->count, 1, __ATOMIC_RELEASE);
-	if (!w || get_state(w) != WAITER_SLEEPING) {
+	if (!w || waiter_state(w) != WAITER_SLEEPING) {
 		wait_lock_release(&lock->wait_lock);
 		return;
 	}
@@ -268,13 +242,7 @@ KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
 		return;
 	}
 #endif
-	set_state(w, WAITER_WOKEN);
+	waiter_set_state(w, WAITER_WOKEN);
 	wait_lock_release(&lock->wait_lock);
-	/*
-	 * Wake outside wait_lock so the woken thread does not block on it
-	 * at once.  The waiter may already have seen WOKEN and returned, so
-	 * this may wake an unrelated futex word on a reused stack: a
-	 * spurious wake-up, which every futex waiter must tolerate.
-	 */
-	futex_wake(&w->state, 1);
+	waiter_wake(w);		/* outside wait_lock: see waiter_wake() */
 }

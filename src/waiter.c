@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * waiter.c - sleeping and waking one waiter (see waiter.h).
+ */
+#include "api.h"
+
+#include <errno.h>
+
+#include "futex.h"
+#include "waiter.h"
+
+/**
+ * waiter_sleep - sleep until someone changes w->state
+ * @w: the calling thread's waiter, queued on a wait list
+ * @intr: whether a signal handler ends the wait
+ * @deadline: absolute CLOCK_MONOTONIC time at which to give up, or NULL
+ *
+ * Return: 0 once w->state is no longer WAITER_SLEEPING, -EINTR if @intr
+ * and a signal handler ran in this thread, -ETIMEDOUT at @deadline.  On
+ * an error the caller must re-check w->state under its wait_lock: a
+ * wake-up may have crossed the signal or the timeout.
+ */
+int waiter_sleep(struct kmutex_waiter *w, bool intr,
+		 const struct timespec *deadline)
+{
+	while (waiter_state(w) == WAITER_SLEEPING) {
+		int ret;
+
+		if (!intr && !deadline) {
+			futex_wait(&w->state, WAITER_SLEEPING);
+			continue;
+		}
+		ret = futex_wait_intr(&w->state, WAITER_SLEEPING, deadline);
+		if (ret == -ETIMEDOUT || (ret == -EINTR && intr))
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * waiter_wake - wake a waiter whose state was just changed
+ * @w: a waiter; the caller stored its new state under the wait list's
+ *	lock and has released that lock since
+ *
+ * Waking outside the lock spares the woken thread from blocking on it at
+ * once (the kernel's wake_q does the same).  By now @w may have seen its
+ * new state and returned, its stack reused: the futex_wake() may then hit
+ * an unrelated word, a spurious wake-up that every futex waiter must
+ * tolerate (kmutex's own waiters loop on their state).
+ */
+void waiter_wake(struct kmutex_waiter *w)
+{
+	futex_wake(&w->state, 1);
+}
+
+struct timespec deadline_after_ms(long ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (ms < 0)
+		ms = 0;
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return ts;
+}
+
+long ms_until(const struct timespec *deadline)
+{
+	struct timespec now;
+	long long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (long long)(deadline->tv_sec - now.tv_sec) * 1000000000 +
+	     (deadline->tv_nsec - now.tv_nsec);
+	return ns <= 0 ? 0 : (long)((ns + 999999) / 1000000);
+}
