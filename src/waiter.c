@@ -53,6 +53,35 @@ void waiter_wake(struct kmutex_waiter *w)
 	futex_wake(&w->state, 1);
 }
 
+/**
+ * wake_q_grant - tell a dequeued waiter it got what it waited for
+ * @q: the batch of wake-ups of this release
+ * @w: the waiter, already unlinked, under the wait list's lock
+ *
+ * Nothing of @w may be touched after this: it may return at once.
+ */
+void wake_q_grant(struct wake_q *q, struct kmutex_waiter *w)
+{
+	waiter_set_state(w, WAITER_HANDOFF);
+	if (q->n < WAKE_Q_SIZE)
+		q->words[q->n++] = &w->state;
+	else
+		futex_wake(&w->state, 1);
+}
+
+/**
+ * wake_q_wake - do the wake-ups of a batch
+ * @q: the batch, filled under a lock that is now released
+ */
+void wake_q_wake(struct wake_q *q)
+{
+	int i;
+
+	for (i = 0; i < q->n; i++)
+		futex_wake(q->words[i], 1);
+	q->n = 0;
+}
+
 struct timespec deadline_after_ms(long ms)
 {
 	struct timespec ts;

@@ -38,6 +38,21 @@ static inline void waiter_set_state(struct kmutex_waiter *w, int state)
 	__atomic_store_n(&w->state, state, __ATOMIC_RELEASE);
 }
 
+/*
+ * A batch of wake-ups to do once the wait list's lock is released (the
+ * kernel's wake_q idea).  It keeps futex word addresses, never the
+ * waiters: a waiter told WAITER_HANDOFF may return at once and its node
+ * be gone.  Past WAKE_Q_SIZE the wake is done at once, under the lock.
+ */
+#define WAKE_Q_SIZE 16
+struct wake_q {
+	int n;
+	int *words[WAKE_Q_SIZE];
+};
+
+void wake_q_grant(struct wake_q *q, struct kmutex_waiter *w);
+void wake_q_wake(struct wake_q *q);
+
 int waiter_sleep(struct kmutex_waiter *w, bool intr,
 		 const struct timespec *deadline);
 void waiter_wake(struct kmutex_waiter *w);

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/completion.h> - the kernel's completion, on futex(2).
+ *
+ * done counts complete() calls not yet consumed by a waiter; UINT_MAX
+ * after complete_all() means "done for everyone until reinit".  A
+ * complete() with waiters hands its completion straight to the first
+ * one (FIFO).  All of it is under wait_lock: completions signal events,
+ * they are not a hot path.  Slow paths: src/completion.c.
+ */
+#ifndef _LINUX_COMPLETION_H
+#define _LINUX_COMPLETION_H
+
+#include <kmutex/compiler.h>
+#include <kmutex/jiffies.h>
+#include <kmutex/list.h>
+
+#ifdef KMUTEX_DEBUG
+#error "the kmutex debugging build is not available yet (issue 4)"
+#endif
+
+struct completion {
+	unsigned int done;		/* pending completions; UINT_MAX: all */
+	int wait_lock;			/* internal futex lock for wait_list */
+	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+};
+
+#define COMPLETION_INITIALIZER(work)					\
+	{								\
+		.done = 0,						\
+		.wait_lock = 0,						\
+		.wait_list = KMUTEX_LIST_INIT((work).wait_list),	\
+	}
+
+/**
+ * DECLARE_COMPLETION - define and statically initialise a completion
+ * @work: the variable's name
+ */
+#define DECLARE_COMPLETION(work) \
+	struct completion work = COMPLETION_INITIALIZER(work)
+#define DECLARE_COMPLETION_ONSTACK(work)	DECLARE_COMPLETION(work)
+
+void kmutex_complete(struct completion *x, int all);
+long kmutex_wait_for_completion(struct completion *x, int intr, long timeout);
+bool kmutex_try_wait_for_completion(struct completion *x);
+
+/**
+ * init_completion - initialise a completion at run time
+ * @x: the completion; not done, nobody waiting
+ */
+static inline void init_completion(struct completion *x)
+{
+	x->done = 0;
+	x->wait_lock = 0;
+	__kmutex_list_init(&x->wait_list);
+}
+
+/**
+ * reinit_completion - make a completion "not done" again
+ * @x: the completion, with no thread waiting on it
+ *
+ * Forgets earlier complete() and complete_all() calls.
+ */
+static inline void reinit_completion(struct completion *x)
+{
+	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
+}
+
+/**
+ * wait_for_completion - wait until a completion is completed
+ * @x: the completion
+ *
+ * Consumes one complete() (none after complete_all()).  Signals do not
+ * end the wait.
+ */
+static inline void wait_for_completion(struct completion *x)
+{
+	kmutex_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT);
+}
+
+/**
+ * wait_for_completion_interruptible - wait unless a signal comes first
+ * @x: the completion
+ *
+ * Return: 0 when completed, -EINTR if a signal handler ran in the
+ * waiting thread first (also one installed with SA_RESTART).
+ */
+static inline int wait_for_completion_interruptible(struct completion *x)
+{
+	long r = kmutex_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT);
+
+	return r < 0 ? (int)r : 0;
+}
+
+/**
+ * wait_for_completion_killable - as wait_for_completion_interruptible()
+ * @x: the completion
+ *
+ * Return: 0 or -EINTR.
+ */
+static inline int wait_for_completion_killable(struct completion *x)
+{
+	return wait_for_completion_interruptible(x);
+}
+
+/**
+ * wait_for_completion_timeout - wait at most @timeout jiffies
+ * @x: the completion
+ * @timeout: the longest wait in jiffies (ms), or MAX_SCHEDULE_TIMEOUT
+ *
+ * Return: 0 if it timed out, else the jiffies left (at least 1).
+ */
+static inline unsigned long wait_for_completion_timeout(struct completion *x,
+							unsigned long timeout)
+{
+	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
+		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
+
+	return (unsigned long)kmutex_wait_for_completion(x, 0, t);
+}
+
+/**
+ * wait_for_completion_interruptible_timeout - wait at most @timeout
+ *	jiffies unless a signal comes first
+ * @x: the completion
+ * @timeout: the longest wait in jiffies (ms), or MAX_SCHEDULE_TIMEOUT
+ *
+ * Return: -EINTR if interrupted, 0 if it timed out, else the jiffies
+ * left (at least 1).
+ */
+static inline long
+wait_for_completion_interruptible_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
+		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
+
+	return kmutex_wait_for_completion(x, 1, t);
+}
+
+/**
+ * try_wait_for_completion - consume a completion only if it is done
+ * @x: the completion
+ *
+ * Return: true if it was done (and one complete() is consumed), false
+ * if waiting would have been needed.  Never sleeps.
+ */
+static inline bool try_wait_for_completion(struct completion *x)
+{
+	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
+		return false;
+	return kmutex_try_wait_for_completion(x);
+}
+
+/**
+ * completion_done - tell whether a completion has pending completions
+ * @x: the completion
+ *
+ * Return: true if a wait would not sleep now.  Changes nothing.
+ */
+static inline bool completion_done(struct completion *x)
+{
+	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * complete - complete once: wake one waiter, or let the next wait pass
+ * @x: the completion
+ */
+static inline void complete(struct completion *x)
+{
+	kmutex_complete(x, 0);
+}
+
+/**
+ * complete_all - complete for everyone: wake all waiters, and let every
+ *	later wait pass until reinit_completion()
+ * @x: the completion
+ */
+static inline void complete_all(struct completion *x)
+{
+	kmutex_complete(x, 1);
+}
+
+#endif /* _LINUX_COMPLETION_H */

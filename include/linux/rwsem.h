@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/rwsem.h> - the kernel's reader/writer semaphore, on futex(2).
+ *
+ *   count      bit 0 RWSEM_WRITER_LOCKED: a writer holds it;
+ *              bit 1 RWSEM_FLAG_WAITERS: the wait list is non-empty;
+ *              bits 8.. the number of readers (RWSEM_READER_BIAS each),
+ *              including readers passing through a failed fast path.
+ *   fast paths down_read/up_read are one fetch-and-add each; down_write
+ *              is CAS 0 -> WRITER_LOCKED and up_write CAS back to 0.
+ *              Any of them that sees RWSEM_FLAG_WAITERS or a conflicting
+ *              owner goes to the slow path (src/rwsem.c), which decides
+ *              everything about waiters under wait_lock.
+ *   fairness   while anyone waits, new readers and writers queue (FIFO):
+ *              a waiting writer stops new readers from jumping ahead, and
+ *              the readers at the head of the queue go in together.
+ *
+ * The protocol is modelled in model/ (see model/README.md).
+ */
+#ifndef _LINUX_RWSEM_H
+#define _LINUX_RWSEM_H
+
+#include <kmutex/compiler.h>
+#include <kmutex/list.h>
+#include <kmutex/lockdep.h>
+
+#ifdef KMUTEX_DEBUG
+#error "the kmutex debugging build is not available yet (issue 4)"
+#endif
+
+#define RWSEM_WRITER_LOCKED	(1 << 0)
+#define RWSEM_FLAG_WAITERS	(1 << 1)
+#define RWSEM_READER_SHIFT	8
+#define RWSEM_READER_BIAS	(1 << RWSEM_READER_SHIFT)
+
+struct rw_semaphore {
+	int count;			/* see above */
+	int wait_lock;			/* internal futex lock for wait_list */
+	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+};
+
+#define __RWSEM_INITIALIZER(name)					\
+	{								\
+		.count = 0,						\
+		.wait_lock = 0,						\
+		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
+	}
+
+/**
+ * DECLARE_RWSEM - define and statically initialise an unlocked rwsem
+ * @name: the variable's name
+ */
+#define DECLARE_RWSEM(name) \
+	struct rw_semaphore name = __RWSEM_INITIALIZER(name)
+
+int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr);
+int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr);
+/* What brought a release to kmutex_rwsem_wake(). */
+#define __KMUTEX_RWSEM_UP_READ		0
+#define __KMUTEX_RWSEM_UP_WRITE		1
+#define __KMUTEX_RWSEM_DOWNGRADE	2
+void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
+
+/**
+ * init_rwsem - initialise a rwsem at run time
+ * @sem: the rwsem; unlocked, nobody waiting
+ */
+static inline void init_rwsem(struct rw_semaphore *sem)
+{
+	sem->count = 0;
+	sem->wait_lock = 0;
+	__kmutex_list_init(&sem->wait_list);
+}
+
+static inline bool __kmutex_read_fast(struct rw_semaphore *sem)
+{
+	int c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
+				   __ATOMIC_ACQUIRE);
+
+	return !(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS));
+}
+
+/**
+ * down_read - take a rwsem for reading, waiting as long as it takes
+ * @sem: the rwsem
+ *
+ * Many readers may hold it at once; none while a writer holds it, and a
+ * new reader queues behind any waiting writer.
+ */
+static inline void down_read(struct rw_semaphore *sem)
+{
+	if (__kmutex_unlikely(!__kmutex_read_fast(sem)))
+		kmutex_down_read_slowpath(sem, 0);
+}
+
+/**
+ * down_read_interruptible - take it for reading unless a signal comes
+ * @sem: the rwsem
+ *
+ * Return: 0 with a read lock held, or -EINTR if a signal handler ran in
+ * the waiting thread (also one installed with SA_RESTART).
+ */
+static inline int down_read_interruptible(struct rw_semaphore *sem)
+{
+	if (__kmutex_likely(__kmutex_read_fast(sem)))
+		return 0;
+	return kmutex_down_read_slowpath(sem, 1);
+}
+
+/**
+ * down_read_killable - as down_read_interruptible()
+ * @sem: the rwsem
+ *
+ * Return: 0 or -EINTR.
+ */
+static inline int down_read_killable(struct rw_semaphore *sem)
+{
+	return down_read_interruptible(sem);
+}
+
+/**
+ * down_read_trylock - take it for reading only if that needs no wait
+ * @sem: the rwsem
+ *
+ * Return: 1 if a read lock was taken, 0 if not.  Never sleeps.
+ */
+static inline int down_read_trylock(struct rw_semaphore *sem)
+{
+	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+
+	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
+		if (__atomic_compare_exchange_n(&sem->count, &c,
+				c + RWSEM_READER_BIAS, false,
+				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
+/**
+ * up_read - release a read lock
+ * @sem: the rwsem, held for reading by the caller
+ *
+ * The last reader out wakes the first waiter (a writer).
+ */
+static inline void up_read(struct rw_semaphore *sem)
+{
+	int c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
+				   __ATOMIC_RELEASE);
+
+	if (__kmutex_unlikely(c == RWSEM_FLAG_WAITERS || c < 0))
+		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
+}
+
+/**
+ * down_write - take a rwsem for writing, waiting as long as it takes
+ * @sem: the rwsem
+ */
+static inline void down_write(struct rw_semaphore *sem)
+{
+	int unlocked = 0;
+
+	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
+			&unlocked, RWSEM_WRITER_LOCKED, false,
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
+		kmutex_down_write_slowpath(sem, 0);
+}
+
+/**
+ * down_write_killable - take it for writing unless a signal comes first
+ * @sem: the rwsem
+ *
+ * Return: 0 with the write lock held, or -EINTR if a signal handler ran
+ * in the waiting thread (also one installed with SA_RESTART).
+ */
+static inline int down_write_killable(struct rw_semaphore *sem)
+{
+	int unlocked = 0;
+
+	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count,
+			&unlocked, RWSEM_WRITER_LOCKED, false,
+			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
+		return 0;
+	return kmutex_down_write_slowpath(sem, 1);
+}
+
+/**
+ * down_write_trylock - take it for writing only if it is free
+ * @sem: the rwsem
+ *
+ * Return: 1 if the write lock was taken, 0 if not.  Never sleeps.
+ */
+static inline int down_write_trylock(struct rw_semaphore *sem)
+{
+	int unlocked = 0;
+
+	return __atomic_compare_exchange_n(&sem->count, &unlocked,
+			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
+			__ATOMIC_RELAXED);
+}
+
+/**
+ * up_write - release the write lock
+ * @sem: the rwsem, held for writing by the caller
+ *
+ * Wakes the waiters at the head of the queue: one writer, or all the
+ * readers up to the first waiting writer.  Releasing a rwsem that is not
+ * write-locked aborts with a message.
+ */
+static inline void up_write(struct rw_semaphore *sem)
+{
+	int locked = RWSEM_WRITER_LOCKED;
+
+	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
+			&locked, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
+		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
+}
+
+/**
+ * downgrade_write - turn the caller's write lock into a read lock
+ * @sem: the rwsem, held for writing by the caller
+ *
+ * Readers waiting at the head of the queue join it at once.
+ */
+static inline void downgrade_write(struct rw_semaphore *sem)
+{
+	int c = __atomic_add_fetch(&sem->count,
+			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
+			__ATOMIC_RELEASE);
+
+	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
+		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
+}
+
+/**
+ * rwsem_is_locked - tell whether a rwsem is held (for reading or writing)
+ * @sem: the rwsem
+ *
+ * Return: true if held.  Changes nothing; a reader passing through a
+ * failed fast path may make it answer true for an instant.
+ */
+static inline int rwsem_is_locked(struct rw_semaphore *sem)
+{
+	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
+		~RWSEM_FLAG_WAITERS) != 0;
+}
+
+/* Lockdep nesting annotations: plain locking in the production build. */
+#define down_read_nested(sem, subclass) \
+	do { (void)(subclass); down_read(sem); } while (0)
+#define down_write_nested(sem, subclass) \
+	do { (void)(subclass); down_write(sem); } while (0)
+#define down_write_killable_nested(sem, subclass) \
+	((void)(subclass), down_write_killable(sem))
+
+#include <linux/cleanup.h>
+DEFINE_GUARD(rwsem_read, struct rw_semaphore *, down_read(_T), up_read(_T))
+DEFINE_GUARD_COND(rwsem_read, _try, down_read_trylock(_T))
+DEFINE_GUARD_COND(rwsem_read, _intr, down_read_interruptible(_T) == 0)
+DEFINE_GUARD(rwsem_write, struct rw_semaphore *, down_write(_T), up_write(_T))
+DEFINE_GUARD_COND(rwsem_write, _try, down_write_trylock(_T))
+DEFINE_GUARD_COND(rwsem_write, _kill, down_write_killable(_T) == 0)
+
+#endif /* _LINUX_RWSEM_H */

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/semaphore.h> - the kernel's counting semaphore, on futex(2).
+ *
+ *   count      n >= 0: n units free and nobody waits; -1: none free and
+ *              the wait list may be non-empty.  -1 is entered and left
+ *              only under wait_lock, so the lock-free fast paths (which
+ *              only move count between positive values and 0) never race
+ *              with a queued waiter.
+ *   up()       with waiters hands the unit straight to the first (FIFO),
+ *              as the kernel does: a woken waiter never has to compete.
+ *
+ * Slow paths: src/semaphore.c.
+ */
+#ifndef _LINUX_SEMAPHORE_H
+#define _LINUX_SEMAPHORE_H
+
+#include <limits.h>
+#include <kmutex/compiler.h>
+#include <kmutex/jiffies.h>
+#include <kmutex/list.h>
+
+#ifdef KMUTEX_DEBUG
+#error "the kmutex debugging build is not available yet (issue 4)"
+#endif
+
+struct semaphore {
+	int count;			/* free units, or -1: waiters */
+	int wait_lock;			/* internal futex lock for wait_list */
+	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+};
+
+#define __SEMAPHORE_INITIALIZER(name, n)				\
+	{								\
+		.count = (n),						\
+		.wait_lock = 0,						\
+		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
+	}
+
+#define __KMUTEX_DEFINE_SEMAPHORE1(name) \
+	struct semaphore name = __SEMAPHORE_INITIALIZER(name, 1)
+#define __KMUTEX_DEFINE_SEMAPHORE2(name, n) \
+	struct semaphore name = __SEMAPHORE_INITIALIZER(name, n)
+#define __KMUTEX_PICK3(_1, _2, which, ...) which
+
+/**
+ * DEFINE_SEMAPHORE - define and statically initialise a semaphore
+ * @name: the variable's name
+ * @n: its initial count (optional: kernels before 6.4 had only the
+ *	one-argument form, with count 1)
+ */
+#define DEFINE_SEMAPHORE(...)						\
+	__KMUTEX_PICK3(__VA_ARGS__, __KMUTEX_DEFINE_SEMAPHORE2,		\
+		       __KMUTEX_DEFINE_SEMAPHORE1, _)(__VA_ARGS__)
+
+void kmutex_down_slowpath(struct semaphore *sem);
+int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
+				long timeout_ms);
+void kmutex_up_slowpath(struct semaphore *sem);
+
+/**
+ * sema_init - initialise a semaphore at run time
+ * @sem: the semaphore
+ * @val: its initial count, 0 to INT_MAX
+ */
+static inline void sema_init(struct semaphore *sem, int val)
+{
+	sem->count = val;
+	sem->wait_lock = 0;
+	__kmutex_list_init(&sem->wait_list);
+}
+
+/* Take a unit if one is free, without waiting: count n > 0 -> n - 1. */
+static inline bool __kmutex_down_fast(struct semaphore *sem)
+{
+	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+
+	while (c > 0)
+		if (__atomic_compare_exchange_n(&sem->count, &c, c - 1, false,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/**
+ * down - take a unit of the semaphore, waiting as long as it takes
+ * @sem: the semaphore
+ */
+static inline void down(struct semaphore *sem)
+{
+	if (__kmutex_unlikely(!__kmutex_down_fast(sem)))
+		kmutex_down_slowpath(sem);
+}
+
+/**
+ * down_interruptible - take a unit unless a signal comes first
+ * @sem: the semaphore
+ *
+ * Return: 0 with a unit taken, or -EINTR if a signal handler ran in the
+ * waiting thread (also one installed with SA_RESTART).
+ */
+static inline int down_interruptible(struct semaphore *sem)
+{
+	if (__kmutex_likely(__kmutex_down_fast(sem)))
+		return 0;
+	return kmutex_down_common_slowpath(sem, 1, -1);
+}
+
+/**
+ * down_killable - take a unit unless a signal comes first
+ * @sem: the semaphore
+ *
+ * As down_interruptible(): in userspace every handled signal interrupts.
+ * Return: 0 or -EINTR.
+ */
+static inline int down_killable(struct semaphore *sem)
+{
+	return down_interruptible(sem);
+}
+
+/**
+ * down_trylock - take a unit only if one is free now
+ * @sem: the semaphore
+ *
+ * Return: 0 if a unit was taken, 1 if not (the opposite of
+ * mutex_trylock(), as in the kernel).  Never sleeps.
+ */
+static inline int down_trylock(struct semaphore *sem)
+{
+	return !__kmutex_down_fast(sem);
+}
+
+/**
+ * down_timeout - take a unit, waiting at most @jiffies
+ * @sem: the semaphore
+ * @jiffies: the longest wait, in jiffies (milliseconds: HZ is 1000)
+ *
+ * Return: 0 with a unit taken, or -ETIME if none came in time.
+ */
+static inline int down_timeout(struct semaphore *sem, long jiffies)
+{
+	if (__kmutex_likely(__kmutex_down_fast(sem)))
+		return 0;
+	return kmutex_down_common_slowpath(sem, 0, jiffies < 0 ? 0 : jiffies);
+}
+
+/**
+ * up - release a unit of the semaphore
+ * @sem: the semaphore
+ *
+ * Any thread may call it.  If threads wait, the first one gets the unit.
+ */
+static inline void up(struct semaphore *sem)
+{
+	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+
+	while (c >= 0 && c < INT_MAX)
+		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
+						__ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return;
+	kmutex_up_slowpath(sem);
+}
+
+#include <linux/cleanup.h>
+DEFINE_GUARD(semaphore, struct semaphore *, down(_T), up(_T))
+DEFINE_GUARD_COND(semaphore, _try, !down_trylock(_T))
+DEFINE_GUARD_COND(semaphore, _intr, down_interruptible(_T) == 0)
+
+#endif /* _LINUX_SEMAPHORE_H */
