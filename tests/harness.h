@@ -12,12 +12,18 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <kmutex/list.h>
 
 #define CHECK(cond)							\
 	do {								\
@@ -112,6 +118,106 @@ static inline void test_run_threads(int n, void *(*fn)(void *), void *arg,
 				     (char *)arg + i * size) == 0);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+}
+
+/*
+ * Poll @cond, yielding the CPU, until it holds or @ms milliseconds have
+ * passed; true if it held.  For "the other thread has got as far as X",
+ * where X shows only in shared state.
+ */
+#define POLL_UNTIL(cond, ms)						\
+	({								\
+		uint64_t __end = test_now_ns() +			\
+				 (uint64_t)(ms) * 1000000u;		\
+		bool __ok;						\
+		while (!(__ok = (cond)) && test_now_ns() < __end)	\
+			sched_yield();					\
+		__ok;							\
+	})
+
+/*
+ * POLL_UNTIL or fail, naming what was awaited.  Bounds are generous:
+ * they only turn a hang into a failure that says what did not happen.
+ */
+#define WAIT_UNTIL(cond, ms)						\
+	do {								\
+		if (!POLL_UNTIL(cond, ms)) {				\
+			fprintf(stderr, "FAIL %s:%d: still not %s "	\
+				"after %d ms\n", __FILE__, __LINE__,	\
+				#cond, (int)(ms));			\
+			exit(1);					\
+		}							\
+	} while (0)
+
+/*
+ * How many threads are queued on a kmutex wait list: 0, 1, or 2 meaning
+ * "two or more".  A racy peek at the list head (the nodes are owned by
+ * the waiters), good for polling only: "2" is never reported while the
+ * first waiter is being added or the last removed, since then one of the
+ * head's pointers still points at the head.
+ */
+static inline int test_waiters(struct kmutex_list *head)
+{
+	struct kmutex_list *next = __atomic_load_n(&head->next,
+						   __ATOMIC_ACQUIRE);
+	struct kmutex_list *prev = __atomic_load_n(&head->prev,
+						   __ATOMIC_ACQUIRE);
+
+	if (next == head && prev == head)
+		return 0;
+	if (next == head || prev == head || next == prev)
+		return 1;
+	return 2;
+}
+
+static inline pid_t test_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/*
+ * The scheduler state letter of thread @tid of this process ('R'
+ * running, 'S' sleeping, ...) from /proc, or 0 if it cannot be read.
+ */
+static inline char test_thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the name in (...) may hold spaces */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Voluntary context switches (sleeps) of the calling thread so far. */
+static inline long test_thread_sleeps(void)
+{
+	struct rusage ru;
+
+	CHECK(getrusage(RUSAGE_THREAD, &ru) == 0);
+	return ru.ru_nvcsw;
+}
+
+/*
+ * Install @fn for @sig with @flags (0 or SA_RESTART).  The handlers the
+ * tests use only count, so that "the handler ran" can be checked.
+ */
+static inline void test_handle_signal(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(sig, &sa, NULL) == 0);
 }
 
 #endif /* _KMUTEX_TESTS_HARNESS_H */
