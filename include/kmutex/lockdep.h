@@ -18,8 +18,30 @@ struct lock_class_key {
 
 #ifndef KMUTEX_DEBUG
 
+/**
+ * lockdep_assert_held - assert that the calling thread holds a lock
+ * @l: pointer to a mutex or rw_semaphore
+ *
+ * Production build: does nothing.  The debugging build reports
+ * "lockdep_assert_held" failures.
+ */
 #define lockdep_assert_held(l)			do { (void)(l); } while (0)
+
+/**
+ * lockdep_set_class - give a lock a lock class of its own
+ * @l: pointer to a mutex or rw_semaphore
+ * @key: pointer to a static struct lock_class_key naming the class
+ *
+ * Production build: does nothing.
+ */
 #define lockdep_set_class(l, key)		do { (void)(l); (void)(key); } while (0)
+
+/**
+ * lockdep_set_novalidate_class - take a lock out of the order checks
+ * @l: pointer to a mutex or rw_semaphore
+ *
+ * Production build: does nothing.
+ */
 #define lockdep_set_novalidate_class(l)		do { (void)(l); } while (0)
 
 /**

@@ -178,7 +178,15 @@ static inline bool mutex_is_locked(struct mutex *lock)
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
 
-/* Lockdep nesting annotations: plain locking in the production build. */
+/**
+ * mutex_lock_nested - mutex_lock() with a lockdep nesting level
+ * @lock: the mutex
+ * @subclass: the nesting level, for taking two mutexes of one class in a
+ *	fixed order; the production build only evaluates it
+ *
+ * mutex_lock_interruptible_nested(), mutex_lock_killable_nested() and
+ * mutex_lock_nest_lock() are the same for their base calls.
+ */
 #define mutex_lock_nested(lock, subclass) \
 	do { (void)(subclass); mutex_lock(lock); } while (0)
 #define mutex_lock_interruptible_nested(lock, subclass) \

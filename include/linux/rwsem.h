@@ -244,7 +244,13 @@ static inline int rwsem_is_locked(struct rw_semaphore *sem)
 		~RWSEM_FLAG_WAITERS) != 0;
 }
 
-/* Lockdep nesting annotations: plain locking in the production build. */
+/**
+ * down_read_nested - down_read() with a lockdep nesting level
+ * @sem: the rwsem
+ * @subclass: the nesting level; the production build only evaluates it
+ *
+ * down_write_nested() and down_write_killable_nested() likewise.
+ */
 #define down_read_nested(sem, subclass) \
 	do { (void)(subclass); down_read(sem); } while (0)
 #define down_write_nested(sem, subclass) \
