@@ -81,8 +81,13 @@ static bool mutex_spin(struct mutex *lock)
 			got = true;
 			break;
 		}
-		if (c < 0)	/* someone sleeps: queue behind them */
-			break;
+		/*
+		 * Keep spinning even when others sleep (parking_lot and WebKit
+		 * stop): on 2 CPUs with 8-16 threads, stopping left the CPUs
+		 * idle while the lock passed through wake-ups, 3.8-4.2 M ops/s
+		 * against 4.7-5.2 spinning on (100 ns critical section).
+		 * Sleepers are protected by the handoff rule instead.
+		 */
 		cpu_relax();
 	}
 	__atomic_store_n(&lock->spinner, 0, __ATOMIC_RELEASE);
