@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - what the parts of kmutex-bench share: the settings, the
+ * machine, and every sample taken (results.c), from which the tables,
+ * the CSV, the JSON and the plots are made (report.c).
+ */
+#ifndef _BENCH_BENCH_H
+#define _BENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lock_ops.h"
+#include "work.h"
+
+#define MAX_THREAD_COUNTS	16
+#define MAX_REPS		1000
+
+enum workload {
+	WL_UNCONTENDED,		/* lock+unlock, a second thread alive */
+	WL_UNCONTENDED_1T,	/* the same in a single-threaded process */
+	WL_CONTENDED,		/* throughput vs threads */
+	WL_FAIRNESS,		/* per-thread spread and wait times */
+	WL_OVERSUB,		/* derived from WL_CONTENDED */
+	NR_WORKLOADS
+};
+
+extern const char *const workload_name[NR_WORKLOADS];
+
+/* What --workload selects (bit per name). */
+enum {
+	SEL_UNCONTENDED	= 1 << 0,
+	SEL_CONTENDED	= 1 << 1,
+	SEL_FAIRNESS	= 1 << 2,
+	SEL_OVERSUB	= 1 << 3,
+	SEL_DEBUG	= 1 << 4,
+	SEL_ALL		= (1 << 5) - 1,
+};
+
+struct settings {
+	unsigned int reps;
+	double seconds;			/* one window */
+	double warmup;			/* before each window */
+	unsigned int threads[MAX_THREAD_COUNTS];
+	unsigned int nr_threads;
+	double cs_ns, private_ns;
+	const struct lock_ops *locks[32];	/* selected and built */
+	unsigned int nr_locks;
+	unsigned int workloads;		/* SEL_* */
+	unsigned int lat_samples;	/* uncontended: timings per rep */
+	unsigned long lat_iters;	/* uncontended: pairs per timing */
+	const char *out;
+	const char *mode;		/* "default", "quick" or "full" */
+	struct work_calibration cal;
+};
+
+struct machine {
+	char cpu[128];
+	long cpus_online, cpus_conf;
+	char kernel[200];
+	const char *libc;
+	char clocksource[32];
+	double load_before[3], load_after[3];
+};
+
+extern struct settings set;
+extern struct machine mach;
+
+void machine_read(struct machine *m);
+void machine_load(double load[3]);
+
+/* results.c: every sample, kept by repetition. */
+struct sample {
+	enum workload wl;
+	const struct lock_ops *lock;
+	unsigned int cs_ns, threads, rep;
+	const char *metric;
+	double value;
+};
+
+extern struct sample *samples;
+extern size_t nr_samples;
+
+void sample_add(enum workload wl, const struct lock_ops *lock,
+		unsigned int cs_ns, unsigned int threads, unsigned int rep,
+		const char *metric, double value);
+/* @v[rep] for every rep (NAN where none); returns how many were found. */
+unsigned int sample_reps(enum workload wl, const struct lock_ops *lock,
+			 unsigned int cs_ns, unsigned int threads,
+			 const char *metric, double *v);
+
+struct summary {
+	double med, min, max;
+	unsigned int n;
+};
+
+/* Median, min and max of the non-NAN values of @v[0..set.reps). */
+struct summary summarize(const double *v);
+/* The same of the per-rep ratios @a[rep] / @b[rep]. */
+struct summary summarize_ratio(const double *a, const double *b);
+
+struct summary sample_summary(enum workload wl, const struct lock_ops *lock,
+			      unsigned int cs_ns, unsigned int threads,
+			      const char *metric);
+/* Per-rep ratio of two locks' samples at the same point. */
+struct summary sample_ratio(enum workload wl, const struct lock_ops *a,
+			    const struct lock_ops *b, unsigned int cs_ns,
+			    unsigned int threads, const char *metric);
+
+/* targets.c: issue 3's targets, checked on this run. */
+#define MAX_TARGETS	64
+
+struct target {
+	char what[120];
+	double value, limit;
+	bool at_most;		/* met if value <= limit, else if >= limit */
+	bool met;
+};
+
+extern struct target targets[MAX_TARGETS];
+extern unsigned int nr_targets;
+
+void targets_compute(const struct lock_ops *km, const struct lock_ops *pt);
+
+/* report.c: the text on stdout. */
+const struct lock_ops *selected(const struct lock_ops *ops);
+char *fmt_num(char *buf, size_t len, double v);
+void report_header(void);
+void report_tables(void);
+
+/* files.c: results.csv, results.json and the plots. */
+void report_files(void);
+
+#endif /* _BENCH_BENCH_H */

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * files.c - the results as files, in --out (build/bench/ by default):
+ *
+ *   results.csv    one row per sample (record=sample), per summary
+ *                  (record=summary: value is the median over reps) and
+ *                  per ratio against pthread (record=ratio_vs_pthread)
+ *   results.json   the machine, the settings, the locks (built or
+ *                  skipped), every sample, the summaries, the ratios and
+ *                  issue 3's targets
+ *   throughput.svg, wait.svg   with gnuplot, when it is installed
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+
+static FILE *open_out(const char *name, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", set.out, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "kmutex-bench: %s: %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+/* A JSON or CSV number: NAN and inf have no JSON form. */
+static void put_num(FILE *f, double v, bool json)
+{
+	if (isnan(v) || isinf(v))
+		fputs(json ? "null" : (isinf(v) ? "inf" : ""), f);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+/* Each (workload, lock, point, metric) once: its rep-0 sample. */
+static bool group_first(const struct sample *s)
+{
+	return s->rep == 0;
+}
+
+static void write_csv(void)
+{
+	const struct lock_ops *pt = selected(&pthread_default_ops);
+	char path[4200];
+	FILE *f = open_out("results.csv", path, sizeof(path));
+	size_t i;
+
+	if (!f)
+		return;
+	fprintf(f, "record,workload,lock,kind,lock_size,cs_ns,threads,rep,"
+		"metric,value,min,max\n");
+	for (i = 0; i < nr_samples; i++) {
+		const struct sample *s = &samples[i];
+
+		fprintf(f, "sample,%s,%s,%s,%zu,%u,%u,%u,%s,",
+			workload_name[s->wl], s->lock->name,
+			lock_kind_name[s->lock->kind], s->lock->size, s->cs_ns,
+			s->threads, s->rep, s->metric);
+		put_num(f, s->value, false);
+		fprintf(f, ",,\n");
+	}
+	for (i = 0; i < nr_samples; i++) {
+		const struct sample *s = &samples[i];
+		struct summary m;
+		int k;
+
+		if (!group_first(s))
+			continue;
+		for (k = 0; k < 2; k++) {
+			if (k) {
+				if (!pt || s->lock == pt)
+					continue;
+				m = sample_ratio(s->wl, s->lock, pt, s->cs_ns,
+						 s->threads, s->metric);
+			} else {
+				m = sample_summary(s->wl, s->lock, s->cs_ns,
+						   s->threads, s->metric);
+			}
+			fprintf(f, "%s,%s,%s,%s,%zu,%u,%u,,%s,",
+				k ? "ratio_vs_pthread" : "summary",
+				workload_name[s->wl], s->lock->name,
+				lock_kind_name[s->lock->kind], s->lock->size,
+				s->cs_ns, s->threads, s->metric);
+			put_num(f, m.med, false);
+			fputc(',', f);
+			put_num(f, m.min, false);
+			fputc(',', f);
+			put_num(f, m.max, false);
+			fputc('\n', f);
+		}
+	}
+	fclose(f);
+	printf("wrote     %s\n", path);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_point(FILE *f, const struct sample *s)
+{
+	fprintf(f, "{\"workload\": \"%s\", \"lock\": ", workload_name[s->wl]);
+	json_str(f, s->lock->name);
+	fprintf(f, ", \"cs_ns\": %u, \"threads\": %u, \"metric\": \"%s\"",
+		s->cs_ns, s->threads, s->metric);
+}
+
+static void json_summary(FILE *f, struct summary m)
+{
+	fputs(", \"median\": ", f);
+	put_num(f, m.med, true);
+	fputs(", \"min\": ", f);
+	put_num(f, m.min, true);
+	fputs(", \"max\": ", f);
+	put_num(f, m.max, true);
+	fprintf(f, ", \"n\": %u}", m.n);
+}
+
+static void json_head(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "{\n\"tool\": \"kmutex-bench\",\n\"machine\": {\"cpu\": ");
+	json_str(f, mach.cpu);
+	fprintf(f, ", \"cpus_online\": %ld, \"cpus_configured\": %ld, "
+		"\"kernel\": ", mach.cpus_online, mach.cpus_conf);
+	json_str(f, mach.kernel);
+	fprintf(f, ", \"glibc\": ");
+	json_str(f, mach.libc);
+	fprintf(f, ", \"clocksource\": ");
+	json_str(f, mach.clocksource);
+	fprintf(f, ", \"load_before\": [%.2f, %.2f, %.2f], \"load_after\": "
+		"[%.2f, %.2f, %.2f]},\n", mach.load_before[0],
+		mach.load_before[1], mach.load_before[2], mach.load_after[0],
+		mach.load_after[1], mach.load_after[2]);
+	fprintf(f, "\"settings\": {\"mode\": \"%s\", \"reps\": %u, "
+		"\"seconds\": %g, \"warmup\": %g, \"cs_ns\": %g, "
+		"\"private_ns\": %g, \"cs_rounds\": %u, \"private_steps\": %u, "
+		"\"uncontended_samples\": %u, \"uncontended_iters\": %lu, "
+		"\"threads\": [", set.mode, set.reps, set.seconds, set.warmup,
+		set.cs_ns, set.private_ns, set.cal.cs_rounds,
+		set.cal.private_steps, set.lat_samples, set.lat_iters);
+	for (i = 0; i < set.nr_threads; i++)
+		fprintf(f, "%s%u", i ? ", " : "", set.threads[i]);
+	fprintf(f, "]},\n\"locks\": [\n");
+	for (i = 0; i < nr_all_locks; i++) {
+		const struct lock_ops *ops = all_locks[i];
+
+		fprintf(f, "  {\"name\": ");
+		json_str(f, ops->name);
+		fprintf(f, ", \"what\": ");
+		json_str(f, ops->what);
+		fprintf(f, ", \"kind\": \"%s\", \"size\": ", lock_kind_name[ops->kind]);
+		if (ops->skipped) {
+			fprintf(f, "null, \"built\": false, \"skipped\": ");
+			json_str(f, ops->skipped);
+		} else {
+			fprintf(f, "%zu, \"built\": true, \"selected\": %s",
+				ops->size, selected(ops) ? "true" : "false");
+		}
+		fprintf(f, "}%s\n", i + 1 < nr_all_locks ? "," : "");
+	}
+	fprintf(f, "],\n");
+}
+
+static void write_json(void)
+{
+	const struct lock_ops *pt = selected(&pthread_default_ops);
+	const char *sep = "";
+	char path[4200];
+	FILE *f = open_out("results.json", path, sizeof(path));
+	size_t i;
+
+	if (!f)
+		return;
+	json_head(f);
+	fprintf(f, "\"samples\": [\n");
+	for (i = 0; i < nr_samples; i++) {
+		fputs(i ? ",\n  " : "  ", f);
+		json_point(f, &samples[i]);
+		fprintf(f, ", \"rep\": %u, \"value\": ", samples[i].rep);
+		put_num(f, samples[i].value, true);
+		fputc('}', f);
+	}
+	fprintf(f, "\n],\n\"summaries\": [\n");
+	for (i = 0; i < nr_samples; i++) {
+		const struct sample *s = &samples[i];
+
+		if (!group_first(s))
+			continue;
+		fputs(sep, f);
+		sep = ",\n";
+		fputs("  ", f);
+		json_point(f, s);
+		json_summary(f, sample_summary(s->wl, s->lock, s->cs_ns,
+					       s->threads, s->metric));
+	}
+	fprintf(f, "\n],\n\"ratios_vs_pthread\": [\n");
+	sep = "";
+	for (i = 0; pt && i < nr_samples; i++) {
+		const struct sample *s = &samples[i];
+
+		if (!group_first(s) || s->lock == pt)
+			continue;
+		fputs(sep, f);
+		sep = ",\n";
+		fputs("  ", f);
+		json_point(f, s);
+		json_summary(f, sample_ratio(s->wl, s->lock, pt, s->cs_ns,
+					     s->threads, s->metric));
+	}
+	fprintf(f, "\n],\n\"targets\": [\n");
+	for (i = 0; i < nr_targets; i++) {
+		fprintf(f, "  {\"what\": ");
+		json_str(f, targets[i].what);
+		fprintf(f, ", \"value\": ");
+		put_num(f, targets[i].value, true);
+		fprintf(f, ", \"limit\": %g, \"at_most\": %s, \"met\": %s}%s\n",
+			targets[i].limit, targets[i].at_most ? "true" : "false",
+			targets[i].met ? "true" : "false",
+			i + 1 < nr_targets ? "," : "");
+	}
+	fprintf(f, "]\n}\n");
+	fclose(f);
+	printf("wrote     %s\n", path);
+}
+
+/* ---- plots ------------------------------------------------------------ */
+
+static void plot_throughput(FILE *f)
+{
+	unsigned int c, i, t, n = 0;
+
+	fprintf(f, "set terminal svg size 1100,480 dynamic font 'sans,11'\n"
+		"set output '%s/throughput.svg'\n"
+		"set multiplot layout 1,2 title 'kmutex-bench: contended "
+		"throughput (median, min-max over %u reps)'\n"
+		"set logscale x 2\nset xlabel 'threads'\n"
+		"set ylabel 'M acquisitions/s'\nset yrange [0:*]\n"
+		"set key top right\nset grid\n", set.out, set.reps);
+	for (c = 0; c < 2; c++) {
+		unsigned int cs = c ? (unsigned int)set.cs_ns : 0;
+		const char *sep = "plot ";
+
+		fprintf(f, "set title 'critical section %s'\n",
+			c ? "~100 ns on shared lines" : "empty");
+		if (c && set.cs_ns != 100)
+			fprintf(f, "set title 'critical section ~%u ns'\n", cs);
+		for (i = 0; i < set.nr_locks; i++) {
+			if (set.locks[i]->kind == LOCK_FLOOR)
+				continue;
+			fprintf(f, "%s'-' using 1:2:3:4 with yerrorlines "
+				"title '%s'", sep, set.locks[i]->name);
+			sep = ", \\\n     ";
+			n++;
+		}
+		fputc('\n', f);
+		for (i = 0; i < set.nr_locks; i++) {
+			if (set.locks[i]->kind == LOCK_FLOOR)
+				continue;
+			for (t = 0; t < set.nr_threads; t++) {
+				struct summary s = sample_summary(WL_CONTENDED,
+					set.locks[i], cs, set.threads[t],
+					"mops");
+
+				if (s.n)
+					fprintf(f, "%u %g %g %g\n",
+						set.threads[t], s.med, s.min,
+						s.max);
+			}
+			fprintf(f, "e\n");
+		}
+	}
+	fprintf(f, "unset multiplot\n");
+	(void)n;
+}
+
+static void plot_wait(FILE *f)
+{
+	static const char *const metric[] = {
+		"wait_p50_ns", "wait_p99_ns", "wait_max_ns",
+	};
+	static const char *const title[] = { "p50", "p99", "max" };
+	unsigned int i, k, p, x;
+
+	fprintf(f, "set terminal svg size 1100,480 dynamic font 'sans,11'\n"
+		"set output '%s/wait.svg'\n"
+		"set multiplot layout 1,2 title 'kmutex-bench: wait for one "
+		"acquisition, critical section ~%.0f ns (median over %u reps)'\n"
+		"unset logscale\nset logscale y 10\nset ylabel 'microseconds'\n"
+		"set yrange [*:*]\nset xlabel ''\nset xtics rotate by -30\n"
+		"set key top left\nset grid\nset style data linespoints\n",
+		set.out, set.cs_ns, set.reps);
+	for (p = 0; p < 2; p++) {
+		unsigned int t = p ? 8 : 4;
+
+		fprintf(f, "set title '%u threads'\nset xtics (", t);
+		for (i = 0, x = 0; i < set.nr_locks; i++) {
+			if (set.locks[i]->kind == LOCK_FLOOR)
+				continue;
+			fprintf(f, "%s'%s' %u", x ? ", " : "",
+				set.locks[i]->name, x);
+			x++;
+		}
+		fprintf(f, ")\nset xrange [-0.5:%u.5]\nplot ", x ? x - 1 : 0);
+		for (k = 0; k < 3; k++)
+			fprintf(f, "%s'-' using 1:2 title '%s'", k ? ", " : "",
+				title[k]);
+		fputc('\n', f);
+		for (k = 0; k < 3; k++) {
+			for (i = 0, x = 0; i < set.nr_locks; i++) {
+				struct summary s;
+
+				if (set.locks[i]->kind == LOCK_FLOOR)
+					continue;
+				s = sample_summary(WL_FAIRNESS, set.locks[i],
+						   (unsigned int)set.cs_ns, t,
+						   metric[k]);
+				if (s.n && s.med > 0)
+					fprintf(f, "%u %g\n", x, s.med / 1e3);
+				x++;
+			}
+			fprintf(f, "e\n");
+		}
+	}
+	fprintf(f, "unset multiplot\n");
+}
+
+static void write_plots(void)
+{
+	char path[4200], cmd[4300];
+	FILE *f;
+
+	if (!(set.workloads & (SEL_CONTENDED | SEL_FAIRNESS)))
+		return;
+	if (system("command -v gnuplot >/dev/null 2>&1")) {
+		printf("plots     skipped (install gnuplot)\n");
+		return;
+	}
+	f = open_out("plot.gp", path, sizeof(path));
+	if (!f)
+		return;
+	if (set.workloads & SEL_CONTENDED)
+		plot_throughput(f);
+	if (set.workloads & SEL_FAIRNESS)
+		plot_wait(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", path);
+	if (system(cmd)) {
+		printf("plots     gnuplot failed on %s\n", path);
+		return;
+	}
+	if (set.workloads & SEL_CONTENDED)
+		printf("wrote     %s/throughput.svg\n", set.out);
+	if (set.workloads & SEL_FAIRNESS)
+		printf("wrote     %s/wait.svg\n", set.out);
+}
+
+void report_files(void)
+{
+	printf("\n");
+	if (mkdir(set.out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "kmutex-bench: %s: %s\n", set.out,
+			strerror(errno));
+		return;
+	}
+	write_csv();
+	write_json();
+	write_plots();
+}

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - kmutex-bench: is kmutex faster and fairer than the lock you
+ * use today, on this machine?
+ *
+ * Options, the plan of runs, and the order they run in: every
+ * repetition runs every point of every workload, and at each point every
+ * lock in turn (rep 1: A B C ..., rep 2: A B C ...), so whatever the
+ * machine does meanwhile (a neighbour VM, a compile) hits all locks
+ * alike, and a ratio taken between two locks of one repetition compares
+ * runs made seconds apart.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "clock.h"
+#include "run.h"
+
+struct settings set;
+struct machine mach;
+
+/* One point of the contended workloads. */
+struct point {
+	enum workload wl;
+	unsigned int cs_ns;
+	unsigned int threads;
+};
+
+static struct point points[64];
+static unsigned int nr_points;
+static unsigned int progress_done, progress_total;
+static bool progress_tty;
+static bool broken;
+
+static const unsigned int fairness_threads[] = { 4, 8 };
+static const unsigned int oversub_threads[] = { 2, 8, 16 };
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f,
+"usage: kmutex-bench [options]\n"
+"\n"
+"Measures kmutex's struct mutex against the locks a program may use today,\n"
+"on this machine: uncontended latency, contended throughput, fairness,\n"
+"oversubscription.  Prints tables; writes results.csv, results.json and\n"
+"(with gnuplot) throughput.svg and wait.svg.  See bench/README.md.\n"
+"\n"
+"  --quick            a few seconds: 2 reps, 15 ms windows (a smoke test;\n"
+"                     the numbers mean little)\n"
+"  --full             11 reps, 0.5 s windows (about 8 minutes)\n"
+"  --reps N           repetitions (default 5)\n"
+"  --seconds S        one measurement window (default 0.2)\n"
+"  --threads LIST     thread counts for the contended workload\n"
+"                     (default 1,2,4,8,16)\n"
+"  --locks LIST       locks to measure (default: all that were built)\n"
+"  --workload LIST    of uncontended,contended,fairness,oversub,debug\n"
+"                     (default: all)\n"
+"  --cs-ns N          critical section of the contended runs (default 100)\n"
+"  --private-ns N     private work between acquisitions (default 200)\n"
+"  --out DIR          where the files go (default: the program's directory)\n"
+"  --help             this text\n"
+"\n"
+"locks:\n");
+	for (i = 0; i < nr_all_locks; i++)
+		fprintf(f, "  %-18s %s%s%s\n", all_locks[i]->name,
+			all_locks[i]->what,
+			all_locks[i]->skipped ? "  [skipped: " : "",
+			all_locks[i]->skipped ? "]" : "");
+	for (i = 0; i < nr_all_locks; i++)
+		if (all_locks[i]->skipped)
+			fprintf(f, "%s: %s\n", all_locks[i]->name,
+				all_locks[i]->skipped);
+}
+
+static void __attribute__((noreturn)) bad_usage(const char *what)
+{
+	fprintf(stderr, "kmutex-bench: %s (see --help)\n", what);
+	exit(2);
+}
+
+static unsigned long parse_ulong(const char *s, unsigned long lo,
+				 unsigned long hi, const char *opt)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi)
+		bad_usage(opt);
+	return v;
+}
+
+static void parse_threads(char *list)
+{
+	char *tok, *save;
+
+	set.nr_threads = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (set.nr_threads == MAX_THREAD_COUNTS)
+			bad_usage("too many thread counts");
+		set.threads[set.nr_threads++] =
+			(unsigned int)parse_ulong(tok, 1, 1024, "--threads");
+	}
+	if (!set.nr_threads)
+		bad_usage("--threads needs a list");
+}
+
+static void parse_locks(char *list)
+{
+	const struct lock_ops *ops;
+	char *tok, *save;
+
+	set.nr_locks = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		ops = lock_by_name(tok);
+		if (!ops) {
+			fprintf(stderr, "kmutex-bench: no lock '%s'\n", tok);
+			bad_usage("unknown lock");
+		}
+		if (ops->skipped) {
+			fprintf(stderr, "kmutex-bench: %s was not built (%s)\n",
+				ops->name, ops->skipped);
+			continue;
+		}
+		set.locks[set.nr_locks++] = ops;
+	}
+}
+
+static void parse_workloads(char *list)
+{
+	static const char *const names[] = {
+		"uncontended", "contended", "fairness", "oversub", "debug",
+	};
+	char *tok, *save;
+	unsigned int i;
+
+	set.workloads = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i]))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			bad_usage("unknown workload");
+		set.workloads |= 1u << i;
+	}
+}
+
+static void default_out(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	char *slash;
+
+	set.out = ".";
+	if (n <= 0)
+		return;
+	dir[n] = 0;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = 0;
+		set.out = dir;
+	}
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "quick",	no_argument,		NULL, 'q' },
+		{ "full",	no_argument,		NULL, 'f' },
+		{ "reps",	required_argument,	NULL, 'r' },
+		{ "seconds",	required_argument,	NULL, 's' },
+		{ "threads",	required_argument,	NULL, 't' },
+		{ "locks",	required_argument,	NULL, 'l' },
+		{ "workload",	required_argument,	NULL, 'w' },
+		{ "cs-ns",	required_argument,	NULL, 'c' },
+		{ "private-ns",	required_argument,	NULL, 'p' },
+		{ "out",	required_argument,	NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long reps = 0;
+	double seconds = 0;
+	char *end;
+	unsigned int i;
+	int c;
+
+	set.mode = "default";
+	set.reps = 5;
+	set.seconds = 0.2;
+	set.lat_samples = 1000;
+	set.lat_iters = 1000;
+	set.cs_ns = 100;
+	set.private_ns = 200;
+	set.workloads = SEL_ALL;
+	set.nr_threads = 5;
+	memcpy(set.threads, (unsigned int[]){ 1, 2, 4, 8, 16 },
+	       5 * sizeof(unsigned int));
+	for (i = 0; i < nr_all_locks; i++)
+		if (!all_locks[i]->skipped)
+			set.locks[set.nr_locks++] = all_locks[i];
+	default_out();
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'q':
+			set.mode = "quick";
+			break;
+		case 'f':
+			set.mode = "full";
+			break;
+		case 'r':
+			reps = parse_ulong(optarg, 1, MAX_REPS, "--reps");
+			break;
+		case 's':
+			seconds = strtod(optarg, &end);
+			if (*end || !(seconds >= 0.001 && seconds <= 60))
+				bad_usage("--seconds wants 0.001 to 60");
+			break;
+		case 't':
+			parse_threads(optarg);
+			break;
+		case 'l':
+			parse_locks(optarg);
+			break;
+		case 'w':
+			parse_workloads(optarg);
+			break;
+		case 'c':
+			set.cs_ns = (double)parse_ulong(optarg, 1, 100000,
+							"--cs-ns");
+			break;
+		case 'p':
+			set.private_ns = (double)parse_ulong(optarg, 0, 100000,
+							     "--private-ns");
+			break;
+		case 'o':
+			set.out = optarg;
+			break;
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind < argc)
+		bad_usage("unexpected argument");
+	if (!strcmp(set.mode, "quick")) {
+		set.reps = 2;
+		set.seconds = 0.015;
+		set.lat_samples = 100;
+		set.lat_iters = 500;
+	} else if (!strcmp(set.mode, "full")) {
+		set.reps = 11;
+		set.seconds = 0.5;
+		set.lat_samples = 3000;
+	}
+	if (reps)
+		set.reps = (unsigned int)reps;
+	if (seconds)
+		set.seconds = seconds;
+	set.warmup = fmax(0.005, set.seconds / 10);
+	if (!set.nr_locks)
+		bad_usage("no lock left to measure");
+}
+
+static void add_point(enum workload wl, unsigned int cs_ns,
+		      unsigned int threads)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_points; i++)
+		if (points[i].wl == wl && points[i].cs_ns == cs_ns &&
+		    points[i].threads == threads)
+			return;
+	points[nr_points++] = (struct point){ wl, cs_ns, threads };
+}
+
+static void plan(void)
+{
+	unsigned int cs = (unsigned int)set.cs_ns, i;
+
+	if (set.workloads & SEL_CONTENDED) {
+		for (i = 0; i < set.nr_threads; i++)
+			add_point(WL_CONTENDED, 0, set.threads[i]);
+		for (i = 0; i < set.nr_threads; i++)
+			add_point(WL_CONTENDED, cs, set.threads[i]);
+	}
+	if (set.workloads & SEL_OVERSUB)
+		for (i = 0; i < 3; i++)
+			add_point(WL_CONTENDED, cs, oversub_threads[i]);
+	if (set.workloads & SEL_FAIRNESS)
+		for (i = 0; i < 2; i++)
+			add_point(WL_FAIRNESS, cs, fairness_threads[i]);
+}
+
+static unsigned int nr_contending_locks(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < set.nr_locks; i++)
+		n += set.locks[i]->kind != LOCK_FLOOR;
+	return n;
+}
+
+static void progress(const char *what, const struct lock_ops *ops)
+{
+	progress_done++;
+	fprintf(stderr, "%s[%3u/%u] %-40s %-18s%s", progress_tty ? "\r" : "",
+		progress_done, progress_total, what, ops->name,
+		progress_tty ? "" : "\n");
+}
+
+static void run_uncontended(enum workload wl)
+{
+	char what[64];
+	unsigned int r, i;
+
+	snprintf(what, sizeof(what), "uncontended%s",
+		 wl == WL_UNCONTENDED_1T ? " (single-threaded process)" :
+					   " (2nd thread alive)");
+	for (r = 0; r < set.reps; r++) {
+		for (i = 0; i < set.nr_locks; i++) {
+			const struct lock_ops *ops = set.locks[i];
+
+			progress(what, ops);
+			sample_add(wl, ops, 0, 1, r, "ns",
+				   uncontended_ns(ops, set.lat_samples,
+						  set.lat_iters));
+		}
+	}
+}
+
+static void run_point(const struct point *pt, const struct lock_ops *ops,
+		      unsigned int rep)
+{
+	struct window_cfg cfg = {
+		.ops = ops,
+		.threads = pt->threads,
+		.cs_rounds = work_cs_rounds(&set.cal, pt->cs_ns),
+		.private_steps = set.cal.private_steps,
+		.timed = pt->wl == WL_FAIRNESS,
+		.warm_ns = (uint64_t)(set.warmup * 1e9),
+		.run_ns = (uint64_t)(set.seconds * 1e9),
+	};
+	struct window_res res = { 0 };
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s cs=%uns threads=%u",
+		 workload_name[pt->wl], pt->cs_ns, pt->threads);
+	progress(what, ops);
+	run_window(&cfg, &res);
+	if (res.broken) {
+		fprintf(stderr, "\nkmutex-bench: BROKEN: %s let two threads "
+			"into the critical section (%s)\n", ops->name, what);
+		broken = true;
+	}
+	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "mops", res.mops);
+	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "cpu_ns_per_op",
+		   res.cpu_ns_per_op);
+	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "fair_max_min",
+		   res.fairness);
+	if (cfg.timed) {
+		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
+			   "wait_p50_ns", (double)res.wait_p50);
+		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
+			   "wait_p99_ns", (double)res.wait_p99);
+		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
+			   "wait_max_ns", (double)res.wait_max);
+	}
+}
+
+/* Oversubscription: read off the contended runs at 8 and 16 threads. */
+static void derive_oversub(void)
+{
+	unsigned int cs = (unsigned int)set.cs_ns, i, j, r;
+	double two[MAX_REPS], many[MAX_REPS], cpu[MAX_REPS];
+
+	for (i = 0; i < set.nr_locks; i++) {
+		const struct lock_ops *ops = set.locks[i];
+
+		if (ops->kind == LOCK_FLOOR)
+			continue;
+		sample_reps(WL_CONTENDED, ops, cs, 2, "mops", two);
+		for (j = 1; j < 3; j++) {
+			unsigned int t = oversub_threads[j];
+
+			sample_reps(WL_CONTENDED, ops, cs, t, "mops", many);
+			sample_reps(WL_CONTENDED, ops, cs, t, "cpu_ns_per_op",
+				    cpu);
+			for (r = 0; r < set.reps; r++) {
+				sample_add(WL_OVERSUB, ops, cs, t, r,
+					   "cpu_ns_per_op", cpu[r]);
+				sample_add(WL_OVERSUB, ops, cs, t, r,
+					   "kept_vs_2", many[r] / two[r]);
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t t0 = now_ns();
+	unsigned int i, r, n;
+
+	parse_args(argc, argv);
+	progress_tty = isatty(2);
+	machine_read(&mach);
+	work_calibrate(&set.cal, set.cs_ns, set.private_ns);
+	for (i = 0; i < set.nr_locks; i++)
+		if (set.locks[i]->setup)
+			set.locks[i]->setup();
+	plan();
+	n = nr_contending_locks();
+	progress_total = set.reps * nr_points * n;
+	if (set.workloads & SEL_UNCONTENDED)
+		progress_total += 2 * set.reps * set.nr_locks;
+	report_header();
+	fflush(stdout);
+
+	/* First, while this process has never had a second thread. */
+	if (set.workloads & SEL_UNCONTENDED) {
+		run_uncontended(WL_UNCONTENDED_1T);
+		sleeper_start();
+		run_uncontended(WL_UNCONTENDED);
+		sleeper_stop();
+	}
+	for (r = 0; r < set.reps; r++)
+		for (i = 0; i < nr_points; i++) {
+			unsigned int l;
+
+			for (l = 0; l < set.nr_locks; l++)
+				if (set.locks[l]->kind != LOCK_FLOOR)
+					run_point(&points[i], set.locks[l], r);
+		}
+	if (progress_tty)
+		fprintf(stderr, "\n");
+	if (set.workloads & SEL_OVERSUB)
+		derive_oversub();
+
+	machine_load(mach.load_after);
+	report_tables();
+	report_files();
+	printf("elapsed   %.1f s\n", (double)(now_ns() - t0) / 1e9);
+	if (broken) {
+		printf("\nBROKEN: a lock let two threads in at once; "
+		       "see the messages above.\n");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# tests/bench_smoke.sh - `make bench`'s program builds, runs --quick, and
+# says what it measured: every built lock in the tables, results.csv and
+# results.json written and well-formed, every throughput a positive
+# number.  A second build that looks for no optional peer must list them
+# as skipped, not hide them.  Run from the source root with B (build dir).
+set -u
+B=${B:-build}
+out=$(mktemp -d "${TMPDIR:-/tmp}/bench_smoke.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+make -s "$B/bench/kmutex-bench" >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log"; fail "kmutex-bench does not build"; }
+bin=$B/bench/kmutex-bench
+"$bin" --help >"$out/help" || fail "--help exits $?"
+grep -q -- '--quick' "$out/help" || fail "--help does not list --quick"
+
+"$bin" --quick --out "$out" >"$out/stdout" 2>"$out/stderr"
+rc=$?
+[ $rc = 0 ] || { tail -n 20 "$out/stderr"; fail "--quick exits $rc"; }
+grep -q '^\[ *[0-9]*/[0-9]*\]' "$out/stderr" || fail "no progress lines"
+grep -q '^machine ' "$out/stdout" || fail "no machine line"
+grep -q '^elapsed ' "$out/stdout" || fail "no elapsed time"
+grep -q 'not built yet (issue 4)\|libkmutex-debug.a exists' "$out/stdout" ||
+	fail "no row for the debugging build's cost"
+
+# The built locks, as --help lists them ("name  what" without "skipped").
+built=$(sed -n '/^locks:/,/^$/p' "$out/help" | tail -n +2 |
+	grep -v 'skipped' | awk 'NF { print $1 }')
+[ -n "$built" ] || fail "--help lists no built lock"
+for l in kmutex pthread pthread-adaptive drepper ttas-spin floor-xchg \
+	 floor-2rmw; do
+	echo "$built" | grep -qx -- "$l" || fail "$l is not built"
+done
+# A peer whose package is installed must not be skipped.
+if [ -f /usr/include/ck_spinlock.h ]; then
+	echo "$built" | grep -qx ck-mcs ||
+		fail "ck_spinlock.h is installed but ck-mcs was not built"
+fi
+if [ -f /usr/include/absl/synchronization/mutex.h ] &&
+   command -v "${CXX:-g++}" >/dev/null; then
+	echo "$built" | grep -qx absl ||
+		fail "libabsl-dev is installed but absl was not built"
+fi
+for l in $built; do
+	rows=$(grep -c "^$l " "$out/stdout")
+	case $l in
+	floor-*) want=1 ;;	# the floors: uncontended only
+	*) want=6 ;;		# uncontended, 2 contended, 2 fairness, oversub
+	esac
+	[ "$rows" -ge $want ] ||
+		fail "$l has $rows table rows, want at least $want"
+done
+grep -q '^kmutex/pthread ' "$out/stdout" || fail "no kmutex/pthread row"
+
+# The files.
+csv=$out/results.csv json=$out/results.json
+[ -s "$csv" ] || fail "no results.csv"
+[ -s "$json" ] || fail "no results.json"
+head -n 1 "$csv" | grep -q '^record,workload,lock,kind,' ||
+	fail "results.csv has no header"
+awk -F, 'NR > 1 && NF != 12 { bad = 1 } END { exit bad }' "$csv" ||
+	fail "results.csv rows do not all have 12 fields"
+if command -v python3 >/dev/null; then
+	python3 -m json.tool "$json" >/dev/null || fail "results.json does not parse"
+else
+	grep -q '"samples": \[' "$json" && tail -n 1 "$json" | grep -q '^}' ||
+		fail "results.json looks truncated"
+fi
+for l in $built; do
+	grep -q "^sample,[a-z-]*,$l," "$csv" || fail "no samples of $l in the CSV"
+done
+
+# Every throughput and latency is a number, none negative; every series
+# (workload, lock, critical section) has positive throughput, and every
+# uncontended latency is positive.  A single zero sample is allowed and
+# shown: in one of --quick's 15 ms windows a lock can make no progress at
+# all when threads outnumber CPUs (a spinlock whose queue holds a
+# preempted thread), or when other work holds the CPUs (other tests).
+awk -F, '
+	$1 != "sample" && $1 != "summary" { next }
+	$9 != "mops" && $9 != "ns" { next }
+	$10 !~ /^[0-9.]+(e[+-]?[0-9]+)?$/ { print "not a number: " $0; bad = 1; next }
+	$9 == "ns" && $10 <= 0 { print "latency not positive: " $0; bad = 1 }
+	$9 != "mops" || $1 != "sample" { next }
+	{ n++; k = $2 " " $3 " cs=" $6; seen[k] = 1 }
+	$10 > 0 { pos[k] = 1 }
+	$10 == 0 { print "note: zero throughput in one window: " $3 " " $2 " cs=" $6 " threads=" $7 }
+	END {
+		for (k in seen)
+			if (!(k in pos)) { print "no positive throughput: " k; bad = 1 }
+		if (!n) { print "no throughput in the CSV"; bad = 1 }
+		exit bad
+	}
+' "$csv" || fail "throughput or latency numbers"
+
+# Without the optional peers: listed as skipped, and the rest still runs.
+nb=$out/nopeers
+make -s B="$nb" BENCH_PEERS= "$nb/bench/kmutex-bench" >"$out/build2.log" 2>&1 ||
+	{ tail -n 20 "$out/build2.log"; fail "build without peers"; }
+"$nb/bench/kmutex-bench" --quick --workload uncontended --reps 1 \
+	--out "$nb" >"$out/stdout2" 2>/dev/null || fail "run without peers"
+grep -q 'ck-mcs: skipped (install libck-dev)' "$out/stdout2" ||
+	fail "a missing ck-mcs is not listed as skipped"
+grep -q 'absl: skipped (install libabsl-dev' "$out/stdout2" ||
+	fail "a missing absl is not listed as skipped"
+grep -q '^kmutex ' "$out/stdout2" || fail "no kmutex row without peers"
+echo "bench smoke: $(echo $built | wc -w) locks, $(grep -c '^sample,' "$csv") samples"
+exit 0
