@@ -16,6 +16,11 @@ struct lock_class_key {
 	char __kmutex_unused;
 };
 
+/* The usual subclass for mutex_lock_nested(): one level of nesting. */
+#ifndef SINGLE_DEPTH_NESTING
+#define SINGLE_DEPTH_NESTING	1
+#endif
+
 #ifndef KMUTEX_DEBUG
 
 /**

@@ -39,9 +39,13 @@ static inline _type class_##_name##_constructor(_init_args)		\
 	return __kmutex_t;						\
 }
 
-/* CLASS(name, var)(args): a variable whose destructor runs at scope end. */
+/*
+ * CLASS(name, var)(args): a variable whose destructor runs at scope end.
+ * A guard's variable is never read, only destroyed: "unused" tells clang
+ * that this is intended.
+ */
 #define CLASS(_name, var)						\
-	class_##_name##_t var						\
+	class_##_name##_t var __attribute__((__unused__))		\
 	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
 		class_##_name##_constructor
 
