@@ -106,7 +106,10 @@ op_loop(struct worker *w, int ph, bool timed)
 			uint64_t t = now_ns();
 
 			lock(l);
-			hist_add(w->hist, now_ns() - t);
+			/* A wait that began in the warm-up counts if it
+			 * ended in the window or after: the longest do. */
+			if (ph != PHASE_WARM || phase(win) != PHASE_WARM)
+				hist_add(w->hist, now_ns() - t);
 		} else {
 			lock(l);
 		}
@@ -127,7 +130,8 @@ static void *worker_main(void *arg)
 	uint64_t cpu0;
 
 	pthread_barrier_wait(&win->start);
-	w->total = op_loop(w, PHASE_WARM, false);
+	w->total = timed ? op_loop(w, PHASE_WARM, true) :
+			   op_loop(w, PHASE_WARM, false);
 
 	cpu0 = thread_cpu_ns();
 	w->t_start = now_ns();

@@ -249,7 +249,7 @@ static void plot_throughput(FILE *f)
 {
 	unsigned int c, i, t, n = 0;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic font 'sans,11'\n"
+	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced font 'sans,11'\n"
 		"set output '%s/throughput.svg'\n"
 		"set multiplot layout 1,2 title 'kmutex-bench: contended "
 		"throughput (median, min-max over %u reps)'\n"
@@ -260,10 +260,11 @@ static void plot_throughput(FILE *f)
 		unsigned int cs = c ? (unsigned int)set.cs_ns : 0;
 		const char *sep = "plot ";
 
-		fprintf(f, "set title 'critical section %s'\n",
-			c ? "~100 ns on shared lines" : "empty");
-		if (c && set.cs_ns != 100)
-			fprintf(f, "set title 'critical section ~%u ns'\n", cs);
+		if (cs)
+			fprintf(f, "set title 'critical section ~%u ns on %d "
+				"shared lines'\n", cs, SHARED_LINES);
+		else
+			fprintf(f, "set title 'critical section empty'\n");
 		for (i = 0; i < set.nr_locks; i++) {
 			if (set.locks[i]->kind == LOCK_FLOOR)
 				continue;
@@ -301,13 +302,13 @@ static void plot_wait(FILE *f)
 	static const char *const title[] = { "p50", "p99", "max" };
 	unsigned int i, k, p, x;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic font 'sans,11'\n"
+	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced font 'sans,11'\n"
 		"set output '%s/wait.svg'\n"
 		"set multiplot layout 1,2 title 'kmutex-bench: wait for one "
 		"acquisition, critical section ~%.0f ns (median over %u reps)'\n"
 		"unset logscale\nset logscale y 10\nset ylabel 'microseconds'\n"
 		"set yrange [*:*]\nset xlabel ''\nset xtics rotate by -30\n"
-		"set key top left\nset grid\nset style data linespoints\n",
+		"set key top left\nset grid\nset style data points\n",
 		set.out, set.cs_ns, set.reps);
 	for (p = 0; p < 2; p++) {
 		unsigned int t = p ? 8 : 4;

@@ -330,8 +330,7 @@ static void table_targets(void)
 	for (i = 0; i < nr_targets; i++) {
 		char v[24], l[24];
 
-		/* "longest wait" is stored inverted: pthread/kmutex > 1. */
-		printf("  %-7s %-62s %7s  (target %s %s)\n",
+		printf("  %-7s %-66s %6s  (target %s %s)\n",
 		       targets[i].met ? "met" : "MISSED", targets[i].what,
 		       fmt_num(v, sizeof(v), targets[i].value),
 		       targets[i].at_most ? "<=" : ">=",

@@ -104,8 +104,8 @@ void targets_compute(const struct lock_ops *km,
 		s = pt ? sample_ratio(WL_FAIRNESS, km, pt, cs, t,
 				      "wait_max_ns") : (struct summary){ 0 };
 		if (s.n)
-			target(s.med, 1, false, "fairness %u threads: longest "
-			       "wait, pthread/kmutex", t);
+			target(s.med, 1, true, "fairness %u threads: longest "
+			       "wait, kmutex/pthread", t);
 	}
 	for (i = 0; i < 2; i++) {
 		unsigned int t = i ? 16 : 8;

@@ -3,24 +3,25 @@
  * work.c - calibrate the work loops by the clock.
  *
  * The core's speed here can change about 2x every few milliseconds (a
- * neighbour on the host), so one timing would do: take the fastest of
- * many short tries, which is the core running at full speed.
+ * neighbour on the host), so one timing would not do: take the fastest
+ * of many short tries spread over CAL_NS of time, which is the core
+ * running at full speed with the loop hot.
  */
 #include <math.h>
 
 #include "clock.h"
 #include "work.h"
 
-#define CAL_TRIES	40
-#define CAL_ITERS	20000u
+#define CAL_NS		40000000ull	/* per loop: 40 ms */
+#define CAL_ITERS	10000u
 
 static double fastest_round_ns(void)
 {
 	static struct shared_lines lines;
+	uint64_t end = now_ns() + CAL_NS;
 	double best = INFINITY;
-	int t;
 
-	for (t = 0; t < CAL_TRIES; t++) {
+	while (now_ns() < end) {
 		uint64_t t0 = now_ns();
 
 		shared_work(&lines, CAL_ITERS);
@@ -31,16 +32,17 @@ static double fastest_round_ns(void)
 
 static double fastest_step_ns(void)
 {
+	uint64_t end = now_ns() + CAL_NS, x = 1;
 	volatile uint64_t sink;
 	double best = INFINITY;
-	int t;
 
-	for (t = 0; t < CAL_TRIES; t++) {
+	while (now_ns() < end) {
 		uint64_t t0 = now_ns();
 
-		sink = private_work((uint64_t)t, CAL_ITERS);
+		x = private_work(x, CAL_ITERS);
 		best = fmin(best, (double)(now_ns() - t0) / CAL_ITERS);
 	}
+	sink = x;
 	(void)sink;
 	return best;
 }
