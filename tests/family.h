@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * family.h - helpers shared by the tests of the mutex's family: struct
+ * semaphore, struct rw_semaphore and struct completion.
+ *
+ * The pattern they all need: a thread makes one blocking call (down(),
+ * down_write_killable(), wait_for_completion_timeout() ...), the test
+ * waits until that thread is asleep on the primitive's wait list, then
+ * does something to it (releases, signals it, lets it time out) and
+ * looks at what the call returned and how long it took.
+ */
+#ifndef _KMUTEX_TESTS_FAMILY_H
+#define _KMUTEX_TESTS_FAMILY_H
+
+#include "harness.h"
+
+/* Generous bound on anything that should happen "at once". */
+#define PROMPT_MS	5000
+
+/*
+ * Length of a kmutex wait list, read without its lock.  The nodes live
+ * on the waiters' stacks and may change under us, so this is good only
+ * for polling, and exact once every waiter on it is asleep.  Capped, so
+ * that a torn read cannot loop for ever.
+ */
+static inline int fam_queued(struct kmutex_list *head)
+{
+	struct kmutex_list *p = __atomic_load_n(&head->next, __ATOMIC_ACQUIRE);
+	int n = 0;
+
+	while (p && p != head && n < 1000) {
+		n++;
+		p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);
+	}
+	return n;
+}
+
+/* Signal handler runs, all threads: the handler only counts ... */
+static int fam_signals;
+/* ... unless fam_interrupt_during() asks it to hold on a moment. */
+static int fam_handler_hold, fam_handler_in, fam_handler_release;
+
+static inline uint64_t fam_now_ns(void)	/* async-signal-safe */
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void fam_on_signal(int sig)
+{
+	uint64_t end;
+
+	(void)sig;
+	__atomic_fetch_add(&fam_signals, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&fam_handler_hold, __ATOMIC_SEQ_CST))
+		return;
+	__atomic_store_n(&fam_handler_in, 1, __ATOMIC_SEQ_CST);
+	end = fam_now_ns() + PROMPT_MS * 1000000ull;
+	while (!__atomic_load_n(&fam_handler_release, __ATOMIC_SEQ_CST) &&
+	       fam_now_ns() < end)
+		;
+	__atomic_store_n(&fam_handler_in, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Count SIGUSR1 handler runs; @flags is 0 or SA_RESTART. */
+static inline void fam_handle_sigusr1(int flags)
+{
+	test_handle_signal(SIGUSR1, fam_on_signal, flags);
+}
+
+static inline int fam_signal_count(void)
+{
+	return __atomic_load_n(&fam_signals, __ATOMIC_SEQ_CST);
+}
+
+/* One blocking call made by a thread of its own. */
+struct fam_call {
+	long (*fn)(struct fam_call *c);	/* the call; its result is ret */
+	void *obj;			/* the primitive it works on */
+	long arg;			/* e.g. a timeout in jiffies */
+	int id;				/* free for the test */
+	pthread_t thread;
+	pid_t tid;
+	int started;			/* about to make the call */
+	int done;			/* the call returned */
+	long ret;
+	uint64_t t0, t1;		/* test_now_ns() around the call */
+	int signals;			/* fam_signals when it returned */
+	void (*after)(struct fam_call *c);	/* run after, if set */
+};
+
+static inline void *fam_call_thread(void *arg)
+{
+	struct fam_call *c = arg;
+
+	c->tid = test_gettid();
+	c->t0 = test_now_ns();
+	__atomic_store_n(&c->started, 1, __ATOMIC_SEQ_CST);
+	c->ret = c->fn(c);
+	c->t1 = test_now_ns();
+	c->signals = fam_signal_count();
+	if (c->after)
+		c->after(c);
+	__atomic_store_n(&c->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static inline void fam_start(struct fam_call *c, long (*fn)(struct fam_call *),
+			     void *obj, long arg)
+{
+	*c = (struct fam_call){ .fn = fn, .obj = obj, .arg = arg };
+	CHECK(pthread_create(&c->thread, NULL, fam_call_thread, c) == 0);
+}
+
+static inline bool fam_done(struct fam_call *c)
+{
+	return __atomic_load_n(&c->done, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Wait until @c is asleep with at least @n waiters on @head.  The thread
+ * state alone could be a sleep on the internal wait_lock, and the list
+ * alone could hold someone else: both together mean it is queued.
+ */
+static inline void fam_wait_queued(struct fam_call *c, struct kmutex_list *head,
+				   int n)
+{
+	WAIT_UNTIL(__atomic_load_n(&c->started, __ATOMIC_SEQ_CST), PROMPT_MS);
+	WAIT_UNTIL(fam_queued(head) >= n && (fam_done(c) ||
+		   test_thread_state(c->tid) == 'S'), PROMPT_MS);
+	CHECK(!fam_done(c));
+}
+
+/* Wait (at most PROMPT_MS) for @c to return, then reap it: its ret. */
+static inline long fam_join(struct fam_call *c)
+{
+	if (!POLL_UNTIL(fam_done(c), PROMPT_MS)) {
+		fprintf(stderr, "FAIL: call %d did not return within %d ms: "
+			"a lost wake-up?\n", c->id, PROMPT_MS);
+		exit(1);
+	}
+	CHECK(pthread_join(c->thread, NULL) == 0);
+	return c->ret;
+}
+
+/*
+ * Signal @c's thread until its call returns.  A signal that lands before
+ * the thread is inside its futex wait runs the handler without ending
+ * the wait (nothing in userspace can see it), hence the retries.
+ */
+static inline void fam_interrupt(struct fam_call *c)
+{
+	uint64_t end = test_now_ns() + PROMPT_MS * 1000000ull;
+
+	while (!fam_done(c)) {
+		if (test_now_ns() > end) {
+			fprintf(stderr, "FAIL: call %d still blocked %d ms "
+				"into being signalled\n", c->id, PROMPT_MS);
+			exit(1);
+		}
+		CHECK(pthread_kill(c->thread, SIGUSR1) == 0);
+		POLL_UNTIL(fam_done(c), 10);
+	}
+}
+
+/*
+ * Signal @c's thread, asleep in its call, and run @fn(@arg) while the
+ * handler runs.  The handler runs after the kernel has taken the thread
+ * off its futex and before the call sees -EINTR, that is, between the
+ * wake-up and the call's re-check of the wait list under its lock: what
+ * @fn does (a release, a complete()) lands in that window every time,
+ * instead of once in a thousand tries.  The handler is made to wait
+ * until @fn has returned.
+ */
+static inline void fam_interrupt_during(struct fam_call *c,
+					void (*fn)(void *), void *arg)
+{
+	__atomic_store_n(&fam_handler_release, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&fam_handler_in, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&fam_handler_hold, 1, __ATOMIC_SEQ_CST);
+	CHECK(pthread_kill(c->thread, SIGUSR1) == 0);
+	WAIT_UNTIL(__atomic_load_n(&fam_handler_in, __ATOMIC_SEQ_CST),
+		   PROMPT_MS);
+	fn(arg);
+	__atomic_store_n(&fam_handler_release, 1, __ATOMIC_SEQ_CST);
+	WAIT_UNTIL(!__atomic_load_n(&fam_handler_in, __ATOMIC_SEQ_CST),
+		   PROMPT_MS);
+	__atomic_store_n(&fam_handler_hold, 0, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Signal @c's thread @n times, 5 ms apart, for a call that must not be
+ * ended by signals: it must still be blocked afterwards, and the
+ * handler must have run.
+ */
+static inline void fam_signal_harmlessly(struct fam_call *c, int n)
+{
+	int before = fam_signal_count(), i;
+
+	for (i = 0; i < n; i++) {
+		CHECK(pthread_kill(c->thread, SIGUSR1) == 0);
+		test_sleep_ms(5);
+	}
+	WAIT_UNTIL(fam_signal_count() >= before + n, PROMPT_MS);
+	test_sleep_ms(20);
+	CHECK(!fam_done(c));
+}
+
+/* Spin for @ns nanoseconds (finer than a sleep, for racing a timeout). */
+static inline void fam_spin_ns(uint64_t ns)
+{
+	uint64_t end = test_now_ns() + ns;
+
+	while (test_now_ns() < end)
+		;
+}
+
+/* A small, fast, per-caller pseudo-random generator (xorshift32). */
+static inline unsigned int fam_rand(unsigned int *state)
+{
+	unsigned int x = *state ? *state : 2463534242u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *state = x;
+}
+
+/*
+ * Progress monitor: fails the test, naming @what, if none of @n counters
+ * moves for @stall_ms while the test runs, which in a handoff test means
+ * a lost wake-up (everyone asleep, nobody left to wake them).  Sooner
+ * and more telling than the watchdog.
+ */
+struct fam_monitor {
+	const char *what;
+	unsigned long *counters;
+	int n;
+	int stall_ms;
+	int stop;
+	pthread_t thread;
+};
+
+static inline unsigned long fam_monitor_sum(struct fam_monitor *m)
+{
+	unsigned long s = 0;
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		s += __atomic_load_n(&m->counters[i], __ATOMIC_RELAXED);
+	return s;
+}
+
+static inline void *fam_monitor_thread(void *arg)
+{
+	struct fam_monitor *m = arg;
+	unsigned long last = fam_monitor_sum(m);
+	uint64_t moved = test_now_ns();
+
+	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
+		unsigned long s = fam_monitor_sum(m);
+
+		if (s != last) {
+			last = s;
+			moved = test_now_ns();
+		} else if (test_now_ns() - moved >
+			   (uint64_t)m->stall_ms * 1000000u) {
+			fprintf(stderr, "FAIL: %s: no progress for %d ms "
+				"(at %lu): a lost wake-up\n", m->what,
+				m->stall_ms, s);
+			_exit(1);
+		}
+		test_sleep_ms(10);
+	}
+	return NULL;
+}
+
+static inline void fam_monitor_start(struct fam_monitor *m, const char *what,
+				     unsigned long *counters, int n)
+{
+	*m = (struct fam_monitor){ .what = what, .counters = counters,
+				   .n = n, .stall_ms = PROMPT_MS };
+	CHECK(pthread_create(&m->thread, NULL, fam_monitor_thread, m) == 0);
+}
+
+static inline void fam_monitor_stop(struct fam_monitor *m)
+{
+	__atomic_store_n(&m->stop, 1, __ATOMIC_RELEASE);
+	CHECK(pthread_join(m->thread, NULL) == 0);
+}
+
+#endif /* _KMUTEX_TESTS_FAMILY_H */
