@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mutex_misuse.c - misuse stops the program with a message that says
+ * what and where, instead of corrupting the lock.
+ *
+ * Unlocking a mutex that is not locked would push count past 1 and let
+ * later lockers in together; a never initialised (zero-filled) mutex
+ * has no wait list.  Both abort (SIGABRT) with a message on stderr: the
+ * first names the lock expression and the call site, the second says
+ * "never initialised".  Each case runs in a fork()ed child whose stderr
+ * comes back through a pipe; a correct child is the control.
+ */
+#include <linux/mutex.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+struct device {
+	int id;
+	struct mutex lock;
+};
+
+static DEFINE_MUTEX(never_locked);
+static DEFINE_MUTEX(twice);
+/* __LINE__ of the bad call, set by the child (shared memory). */
+static int *unlock_line;
+
+static void unlock_unlocked(void)
+{
+	*unlock_line = __LINE__ + 1;
+	mutex_unlock(&never_locked);
+}
+
+static void unlock_twice(void)
+{
+	mutex_lock(&twice);
+	mutex_unlock(&twice);
+	*unlock_line = __LINE__ + 1;
+	mutex_unlock(&twice);
+}
+
+static void unlock_member(void)
+{
+	struct device *dev = calloc(1, sizeof(*dev));
+
+	CHECK(dev);
+	mutex_init(&dev->lock);
+	*unlock_line = __LINE__ + 1;
+	mutex_unlock(&dev->lock);
+}
+
+static void *contender(void *arg)
+{
+	struct mutex *m = arg;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		mutex_lock(m);
+		mutex_unlock(m);
+	}
+	return NULL;
+}
+
+/* Contended use forces the slow paths, where the checks live. */
+static void use_contended(struct mutex *m)
+{
+	pthread_t t;
+	int i;
+
+	CHECK(pthread_create(&t, NULL, contender, m) == 0);
+	for (i = 0; i < 1000; i++) {
+		mutex_lock(m);
+		mutex_unlock(m);
+	}
+	CHECK(pthread_join(t, NULL) == 0);
+}
+
+static void lock_zeroed(void)
+{
+	struct mutex *m = calloc(1, sizeof(*m));
+
+	CHECK(m);
+	mutex_lock(m);
+}
+
+static void lock_zeroed_interruptible(void)
+{
+	static struct mutex zeroed;	/* static storage: all zero */
+
+	mutex_lock_interruptible(&zeroed);
+}
+
+static void correct(void)
+{
+	struct device dev;
+
+	mutex_init(&dev.lock);
+	use_contended(&dev.lock);
+	use_contended(&never_locked);
+	mutex_lock(&twice);
+	mutex_unlock(&twice);
+	CHECK_EQ(dev.lock.count, 1);
+}
+
+struct outcome {
+	int status;		/* from waitpid */
+	char err[4096];		/* the child's stderr */
+};
+
+/* Run @fn in a child with stderr captured; a child that returns exits 0. */
+static void run_child(void (*fn)(void), struct outcome *o)
+{
+	struct rlimit no_core = { 0, 0 };
+	size_t len = 0;
+	ssize_t n;
+	int fd[2];
+	pid_t pid;
+
+	CHECK(pipe(fd) == 0);
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		setrlimit(RLIMIT_CORE, &no_core);	/* no core files */
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		fn();
+		fflush(NULL);
+		_exit(0);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], o->err + len, sizeof(o->err) - 1 - len)) > 0)
+		len += (size_t)n;
+	o->err[len] = 0;
+	close(fd[0]);
+	CHECK(waitpid(pid, &o->status, 0) == pid);
+}
+
+/* The child died of SIGABRT, and said @needle1 and (if set) @needle2. */
+static void expect_abort(const char *what, struct outcome *o,
+			 const char *needle1, const char *needle2)
+{
+	printf("%s: %s", what, o->err[0] ? o->err : "(nothing on stderr)\n");
+	if (!WIFSIGNALED(o->status) || WTERMSIG(o->status) != SIGABRT) {
+		fprintf(stderr, "FAIL: %s: child did not abort (status %#x)\n",
+			what, o->status);
+		exit(1);
+	}
+	if (!strstr(o->err, needle1) ||
+	    (needle2 && !strstr(o->err, needle2))) {
+		fprintf(stderr, "FAIL: %s: message lacks \"%s\"%s%s%s\n", what,
+			needle1, needle2 ? " or \"" : "", needle2 ? needle2 : "",
+			needle2 ? "\"" : "");
+		exit(1);
+	}
+}
+
+/* The message names the call and its file:line. */
+static void expect_unlock_abort(const char *what, void (*fn)(void),
+				const char *call)
+{
+	struct outcome o;
+	char site[64];
+
+	*unlock_line = 0;
+	run_child(fn, &o);
+	CHECK(*unlock_line > 0);
+	snprintf(site, sizeof(site), "mutex_misuse.c:%d", *unlock_line);
+	expect_abort(what, &o, call, site);
+}
+
+int main(void)
+{
+	struct outcome o;
+
+	test_watchdog(60);
+	unlock_line = mmap(NULL, sizeof(*unlock_line), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(unlock_line != MAP_FAILED);
+
+	run_child(correct, &o);
+	printf("control: status %#x, stderr \"%s\"\n", o.status, o.err);
+	CHECK(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	CHECK_EQ(o.err[0], 0);
+
+	expect_unlock_abort("unlock of a never locked mutex", unlock_unlocked,
+			    "mutex_unlock(&never_locked)");
+	expect_unlock_abort("second unlock", unlock_twice,
+			    "mutex_unlock(&twice)");
+	expect_unlock_abort("unlock through a pointer", unlock_member,
+			    "mutex_unlock(&dev->lock)");
+	run_child(lock_zeroed, &o);
+	expect_abort("mutex_lock of a zero-filled mutex", &o,
+		     "never initialised", NULL);
+	run_child(lock_zeroed_interruptible, &o);
+	expect_abort("mutex_lock_interruptible of a zero-filled mutex", &o,
+		     "never initialised", NULL);
+	return 0;
+}
