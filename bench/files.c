@@ -247,7 +247,7 @@ static void write_json(void)
 
 static void plot_throughput(FILE *f)
 {
-	unsigned int c, i, t, n = 0;
+	unsigned int c, i, t;
 
 	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced font 'sans,11'\n"
 		"set output '%s/throughput.svg'\n"
@@ -271,7 +271,6 @@ static void plot_throughput(FILE *f)
 			fprintf(f, "%s'-' using 1:2:3:4 with yerrorlines "
 				"title '%s'", sep, set.locks[i]->name);
 			sep = ", \\\n     ";
-			n++;
 		}
 		fputc('\n', f);
 		for (i = 0; i < set.nr_locks; i++) {
@@ -291,7 +290,6 @@ static void plot_throughput(FILE *f)
 		}
 	}
 	fprintf(f, "unset multiplot\n");
-	(void)n;
 }
 
 static void plot_wait(FILE *f)

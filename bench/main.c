@@ -59,7 +59,8 @@ static void usage(FILE *f)
 "  --reps N           repetitions (default 5)\n"
 "  --seconds S        one measurement window (default 0.2)\n"
 "  --threads LIST     thread counts for the contended workload\n"
-"                     (default 1,2,4,8,16)\n"
+"                     (default 1,2,4,8,16; fairness always runs at 4 and\n"
+"                     8 threads, oversubscription at 2, 8 and 16)\n"
 "  --locks LIST       locks to measure (default: all that were built)\n"
 "  --workload LIST    of uncontended,contended,fairness,oversub,debug\n"
 "                     (default: all)\n"
@@ -70,14 +71,12 @@ static void usage(FILE *f)
 "\n"
 "locks:\n");
 	for (i = 0; i < nr_all_locks; i++)
-		fprintf(f, "  %-18s %s%s%s\n", all_locks[i]->name,
+		fprintf(f, "  %-18s %s%s%s%s\n", all_locks[i]->name,
 			all_locks[i]->what,
 			all_locks[i]->skipped ? "  [skipped: " : "",
+			all_locks[i]->skipped ? all_locks[i]->skipped : "",
 			all_locks[i]->skipped ? "]" : "");
-	for (i = 0; i < nr_all_locks; i++)
-		if (all_locks[i]->skipped)
-			fprintf(f, "%s: %s\n", all_locks[i]->name,
-				all_locks[i]->skipped);
+	fprintf(f, "\n");
 }
 
 static void __attribute__((noreturn)) bad_usage(const char *what)

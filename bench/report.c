@@ -110,11 +110,11 @@ void report_header(void)
 	       "(%.2f ns/step); calibrated by the clock at start\n",
 	       set.cs_ns, set.cal.cs_rounds, SHARED_LINES, set.cal.round_ns,
 	       set.private_ns, set.cal.private_steps, set.cal.step_ns);
-	printf("method    %s: %u reps, each lock in turn at every point of "
+	printf("method    %s: %u rep%s, each lock in turn at every point of "
 	       "every rep; windows of %.3f s after %.3f s warm-up, timed by "
 	       "the workers themselves; cells are median (min-max) over reps; "
 	       "ratios are per rep, then the median\n", set.mode, set.reps,
-	       set.seconds, set.warmup);
+	       set.reps == 1 ? "" : "s", set.seconds, set.warmup);
 	printf("locks    ");
 	for (i = 0; i < nr_all_locks; i++) {
 		const struct lock_ops *ops = all_locks[i];
