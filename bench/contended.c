@@ -35,7 +35,7 @@ struct window {
 	const struct window_cfg *cfg __attribute__((aligned(64)));
 	void *lock;
 	pthread_barrier_t start;
-	struct shared_lines lines;		/* the critical section's data */
+	struct shared_lines lines;		/* what critical sections touch */
 };
 
 struct worker {

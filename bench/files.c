@@ -168,7 +168,8 @@ static void json_head(FILE *f)
 		json_str(f, ops->name);
 		fprintf(f, ", \"what\": ");
 		json_str(f, ops->what);
-		fprintf(f, ", \"kind\": \"%s\", \"size\": ", lock_kind_name[ops->kind]);
+		fprintf(f, ", \"kind\": \"%s\", \"size\": ",
+			lock_kind_name[ops->kind]);
 		if (ops->skipped) {
 			fprintf(f, "null, \"built\": false, \"skipped\": ");
 			json_str(f, ops->skipped);
@@ -249,7 +250,8 @@ static void plot_throughput(FILE *f)
 {
 	unsigned int c, i, t;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced font 'sans,11'\n"
+	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced "
+		"font 'sans,11'\n"
 		"set output '%s/throughput.svg'\n"
 		"set multiplot layout 1,2 title 'kmutex-bench: contended "
 		"throughput (median, min-max over %u reps)'\n"
@@ -300,10 +302,12 @@ static void plot_wait(FILE *f)
 	static const char *const title[] = { "p50", "p99", "max" };
 	unsigned int i, k, p, x;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced font 'sans,11'\n"
+	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced "
+		"font 'sans,11'\n"
 		"set output '%s/wait.svg'\n"
 		"set multiplot layout 1,2 title 'kmutex-bench: wait for one "
-		"acquisition, critical section ~%.0f ns (median over %u reps)'\n"
+		"acquisition, critical section ~%.0f ns (median over %u "
+		"reps)'\n"
 		"unset logscale\nset logscale y 10\nset ylabel 'microseconds'\n"
 		"set yrange [*:*]\nset xlabel ''\nset xtics rotate by -30\n"
 		"set key top left\nset grid\nset style data points\n",

@@ -63,8 +63,9 @@ static char *fmt_cell(char *buf, size_t len, struct summary s, double scale)
 		snprintf(buf, len, "%s", a);
 		return buf;
 	}
-	snprintf(buf, len, "%s (%s-%s)", a, fmt_num(b, sizeof(b), s.min * scale),
-		 fmt_num(c, sizeof(c), s.max * scale));
+	fmt_num(b, sizeof(b), s.min * scale);
+	fmt_num(c, sizeof(c), s.max * scale);
+	snprintf(buf, len, "%s (%s-%s)", a, b, c);
 	return buf;
 }
 
@@ -214,8 +215,9 @@ static void table_contended(unsigned int cs, const struct lock_ops *km,
 			continue;
 		print_lock(set.locks[i]);
 		for (t = 0; t < set.nr_threads; t++)
-			print_cell(sample_summary(WL_CONTENDED, set.locks[i], cs,
-						  set.threads[t], "mops"), 1);
+			print_cell(sample_summary(WL_CONTENDED, set.locks[i],
+						  cs, set.threads[t], "mops"),
+				   1);
 		printf("\n");
 	}
 	ratio_row("kmutex/pthread", WL_CONTENDED, km, pt, cs, set.threads,
@@ -246,10 +248,13 @@ static void table_fairness(unsigned int threads, const struct lock_ops *km,
 		if (set.locks[i]->kind == LOCK_FLOOR)
 			continue;
 		print_lock(set.locks[i]);
-		for (m = 0; m < 5; m++)
-			print_cell(sample_summary(WL_FAIRNESS, set.locks[i],
-						  (unsigned int)set.cs_ns,
-						  threads, metric[m]), scale[m]);
+		for (m = 0; m < 5; m++) {
+			struct summary s = sample_summary(WL_FAIRNESS,
+				set.locks[i], (unsigned int)set.cs_ns, threads,
+				metric[m]);
+
+			print_cell(s, scale[m]);
+		}
 		printf("\n");
 	}
 	if (km && pt) {

@@ -26,7 +26,7 @@ struct window_res {
 	double mops;			/* M acquisitions/s over the window */
 	double seconds;			/* first worker start to last stop */
 	double cpu_ns_per_op;		/* the workers' user+sys CPU / ops */
-	double fairness;		/* per-thread ops max/min (inf: starved) */
+	double fairness;		/* per-thread ops max/min, inf: starved */
 	unsigned long ops;
 	uint64_t wait_p50, wait_p99, wait_max;	/* ns, when timed */
 	bool broken;			/* the lock let two threads in */
