@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# install_pkgconfig.sh - a program finds kmutex the documented ways
+# (docs/API.md, "How a program finds it"; README, "Building against it"):
+#   - `make install PREFIX=/usr DESTDIR=$tmp` stages headers, libraries,
+#     kmutex.pc and the man pages;
+#   - `pkg-config --cflags --libs kmutex` (pointed at the staging dir)
+#     builds a program that uses <linux/mutex.h> and <linux/cleanup.h>,
+#     linked against the shared library and, with the .a, statically;
+#   - in-tree: `-Iinclude build/libkmutex.a -pthread`, and the shared
+#     library with `-Lbuild -lkmutex`.
+# Each program runs and must print the right total.
+# Run from the source root with CC and B (the build dir) set.
+set -u
+CC=${CC:-cc}
+B=${B:-build}
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bad() { echo "FAIL: $*"; fail=1; }
+
+command -v pkg-config >/dev/null || { echo "SKIP: pkg-config not installed"; exit 77; }
+
+cat > "$tmp/example.c" <<'EOF'
+/* Kernel-style code, unchanged: DEFINE_MUTEX, guard, scoped_guard. */
+#include <linux/cleanup.h>
+#include <linux/mutex.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#define THREADS	4
+#define LOOPS	100000
+
+static DEFINE_MUTEX(lock);
+static long counter;
+
+static void *work(void *arg)
+{
+	for (int i = 0; i < LOOPS; i++) {
+		if (i & 1) {
+			guard(mutex)(&lock);
+			counter++;
+		} else {
+			scoped_guard(mutex, &lock)
+				counter++;
+		}
+	}
+	return arg;
+}
+
+int main(void)
+{
+	pthread_t t[THREADS];
+	struct mutex dyn;
+
+	mutex_init(&dyn);
+	if (mutex_lock_interruptible(&dyn) || !mutex_is_locked(&dyn))
+		return 2;
+	mutex_unlock(&dyn);
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, work, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	printf("%ld\n", counter);
+	return counter == (long)THREADS * LOOPS && !mutex_is_locked(&lock) ? 0 : 1;
+}
+EOF
+expected=400000
+
+# build_and_run NAME LINKAGE(shared|static) LD_LIBRARY_PATH CC-ARGS...
+build_and_run() {
+	local name=$1 linkage=$2 libpath=$3 out
+	shift 3
+	if ! $CC -std=gnu11 -Wall -Wextra -Werror "$tmp/example.c" "$@" \
+		-o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+		bad "$name: does not build: $CC $*"
+		sed 's/^/    /' "$tmp/$name.log" | head -n 10
+		return
+	fi
+	if readelf -d "$tmp/$name" | grep -q 'NEEDED.*libkmutex'; then
+		[ "$linkage" = shared ] || bad "$name: linked against libkmutex.so, not statically"
+	else
+		[ "$linkage" = static ] || bad "$name: not linked against libkmutex.so"
+	fi
+	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "$tmp/$name" 2>&1)
+	if [ $? != 0 ] || [ "$out" != $expected ]; then
+		bad "$name: ran wrong: '$out' (expected $expected)"
+	else
+		echo "$name ($linkage): ok"
+	fi
+}
+
+# --- installed, found with pkg-config ----------------------------------------
+stage=$tmp/stage
+if ! make -s --no-print-directory install PREFIX=/usr DESTDIR="$stage" \
+	CC="$CC" B="$B" > "$tmp/install.log" 2>&1; then
+	bad "make install PREFIX=/usr DESTDIR=... failed"
+	sed 's/^/    /' "$tmp/install.log" | tail -n 10
+	exit 1
+fi
+for f in usr/include/kmutex/linux/mutex.h usr/include/kmutex/linux/cleanup.h \
+	usr/lib/libkmutex.a usr/lib/pkgconfig/kmutex.pc; do
+	[ -f "$stage/$f" ] || bad "not installed: /$f"
+done
+ls "$stage"/usr/lib/libkmutex.so.* > /dev/null 2>&1 || bad "not installed: /usr/lib/libkmutex.so.N"
+
+# Man pages: every page in the tree, installed under man3.
+pages=$(ls man/man3/*.3 2>/dev/null | wc -l)
+if [ "$pages" -gt 0 ]; then
+	for p in man/man3/*.3; do
+		cmp -s "$p" "$stage/usr/share/man/man3/${p##*/}" ||
+			bad "man page not installed: /usr/share/man/man3/${p##*/}"
+	done
+	echo "man pages: $pages installed"
+fi
+
+export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_PATH=$stage/usr/lib/pkgconfig
+export PKG_CONFIG_LIBDIR=$stage/usr/lib/pkgconfig	# no system .pc files
+if ! flags=$(pkg-config --cflags --libs kmutex 2>&1); then
+	bad "pkg-config --cflags --libs kmutex: $flags"
+else
+	echo "pkg-config: $flags"
+	# shellcheck disable=SC2086
+	build_and_run pkgconfig-shared shared "$stage/usr/lib" $flags
+	# Static: the archive named explicitly, flags from --static.
+	cflags=$(pkg-config --cflags kmutex)
+	libs=$(pkg-config --static --libs-only-other kmutex)
+	# shellcheck disable=SC2086
+	build_and_run pkgconfig-static static "" $cflags "$stage/usr/lib/libkmutex.a" $libs
+fi
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH PKG_CONFIG_LIBDIR
+
+# --- in-tree, without installing --------------------------------------------
+build_and_run in-tree-static static "" -Iinclude "$B/libkmutex.a" -pthread
+build_and_run in-tree-shared shared "$B" -Iinclude "-L$B" -lkmutex -pthread
+
+exit $fail
