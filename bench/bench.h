@@ -50,6 +50,7 @@ struct settings {
 	unsigned int lat_samples;	/* uncontended: timings per rep */
 	unsigned long lat_iters;	/* uncontended: pairs per timing */
 	const char *out;
+	const char *exe_dir;		/* where kmutex-bench is: build/bench */
 	const char *mode;		/* "default", "quick" or "full" */
 	struct work_calibration cal;
 };

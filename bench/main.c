@@ -154,20 +154,21 @@ static void parse_workloads(char *list)
 	}
 }
 
-static void default_out(void)
+/* The program's own directory (build/bench): the default --out. */
+static void find_exe_dir(void)
 {
 	static char dir[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 	char *slash;
 
-	set.out = ".";
+	set.exe_dir = ".";
 	if (n <= 0)
 		return;
 	dir[n] = 0;
 	slash = strrchr(dir, '/');
 	if (slash) {
 		*slash = 0;
-		set.out = dir;
+		set.exe_dir = dir;
 	}
 }
 
@@ -207,7 +208,8 @@ static void parse_args(int argc, char **argv)
 	for (i = 0; i < nr_all_locks; i++)
 		if (!all_locks[i]->skipped)
 			set.locks[set.nr_locks++] = all_locks[i];
-	default_out();
+	find_exe_dir();
+	set.out = set.exe_dir;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {

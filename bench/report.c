@@ -317,7 +317,7 @@ static const char *debug_status(void)
 	static char path[4200];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/../libkmutex-debug.a", set.out);
+	snprintf(path, sizeof(path), "%s/../libkmutex-debug.a", set.exe_dir);
 	if (stat(path, &st))
 		return "not built yet (issue 4)";
 	return "build/libkmutex-debug.a exists, but this benchmark does not "
