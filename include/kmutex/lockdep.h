@@ -73,6 +73,50 @@ static inline void debug_check_no_locks_held(void)
 {
 }
 
-#endif /* !KMUTEX_DEBUG */
+#else /* KMUTEX_DEBUG */
+
+#include <kmutex/compiler.h>
+
+/*
+ * The debugging build.  Every checked lock embeds a struct kmutex_dep_map
+ * named dep_map (as the kernel's locks embed a struct lockdep_map): what
+ * the checker knows of the lock, independent of its kind.
+ */
+#define KMUTEX_MAX_SUBCLASSES	8	/* mutex_lock_nested(l, 0..7) */
+
+struct kmutex_lock_class;
+
+struct kmutex_dep_map {
+	/* The class key; NULL: a statically defined lock, keyed by its map. */
+	const struct lock_class_key *key;
+	const char *name;	/* the variable, as DEFINE_MUTEX/mutex_init saw it */
+	const char *site;	/* "file.c:12", where it was defined or initialised */
+	const char *key_name;	/* lockdep_set_class()'s key, or NULL */
+	/* The classes of (key, subclass), filled in on first use. */
+	struct kmutex_lock_class *class_cache[KMUTEX_MAX_SUBCLASSES];
+};
+
+void kmutex_lockdep_assert_held(const struct kmutex_dep_map *map,
+				const char *expr, const char *site);
+void kmutex_lockdep_set_class(struct kmutex_dep_map *map,
+			      const struct lock_class_key *key,
+			      const char *key_name);
+void kmutex_lockdep_set_novalidate_class(struct kmutex_dep_map *map);
+void kmutex_debug_check_no_locks_freed(const void *addr, size_t len);
+void kmutex_debug_check_no_locks_held(void);
+
+/* Macros, so that the report can name the caller's expression and line. */
+#define lockdep_assert_held(l) \
+	kmutex_lockdep_assert_held(&(l)->dep_map, #l, __KMUTEX_SITE)
+#define lockdep_set_class(l, key) \
+	kmutex_lockdep_set_class(&(l)->dep_map, (key), #key)
+#define lockdep_set_novalidate_class(l) \
+	kmutex_lockdep_set_novalidate_class(&(l)->dep_map)
+#define debug_check_no_locks_freed(addr, len) \
+	kmutex_debug_check_no_locks_freed((addr), (len))
+#define debug_check_no_locks_held() \
+	kmutex_debug_check_no_locks_held()
+
+#endif /* KMUTEX_DEBUG */
 
 #endif /* _KMUTEX_LOCKDEP_H */

@@ -23,8 +23,12 @@
 #include <kmutex/lockdep.h>
 
 #ifdef KMUTEX_DEBUG
-#error "the kmutex debugging build is not available yet (issue 4)"
-#endif
+/*
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
+ * names, checked by the debug library.  See kmutex-debug(3).
+ */
+#include <kmutex/debug_mutex.h>
+#else /* !KMUTEX_DEBUG */
 
 struct mutex {
 	int count;			/* 1 free, 0 locked, <0 locked + waiters */
@@ -195,6 +199,8 @@ static inline bool mutex_is_locked(struct mutex *lock)
 	((void)(subclass), mutex_lock_killable(lock))
 #define mutex_lock_nest_lock(lock, nest_lock) \
 	do { (void)(nest_lock); mutex_lock(lock); } while (0)
+
+#endif /* !KMUTEX_DEBUG */
 
 /* guard(mutex)(&m), scoped_guard(mutex, &m), mutex_try, mutex_intr */
 #include <linux/cleanup.h>

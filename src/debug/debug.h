@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * debug.h - the checker of the debugging build, shared by src/debug.
+ *
+ * The design follows the kernel's lockdep (kernel/locking/lockdep.c, for
+ * the ideas only; no code is taken from it):
+ *
+ *   classes    every lock belongs to a class, keyed by (key, subclass):
+ *              the key is a static made at the mutex_init() call site, or
+ *              the lock's own map for a DEFINE_MUTEX (classes.c);
+ *   held       each thread keeps the locks it holds in a stack in
+ *              thread-local storage (held.c);
+ *   graph      taking lock N while holding H records the dependency
+ *              class(H) -> class(N); a new dependency that closes a path
+ *              back to H is a possible deadlock (graph.c);
+ *   chains     the sequence of classes a thread holds hashes to a chain
+ *              key; a chain once validated is remembered in a lock-free
+ *              hash set, so the common case costs one lookup (graph.c);
+ *   reports    printed once per (problem, classes) (report.c), with
+ *              backtraces (stack.c).
+ *
+ * One global lock (lockdep_lock) guards classes, graph, thread list and
+ * reports; the lock and unlock paths take it only when they learn
+ * something new.
+ */
+#ifndef _KMUTEX_SRC_DEBUG_H
+#define _KMUTEX_SRC_DEBUG_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/mutex.h>
+
+#define MAX_LOCK_DEPTH		48	/* locks one thread holds at once */
+#define MAX_CLASSES		8192
+#define MAX_STACK		16	/* frames kept per backtrace */
+
+struct kmutex_lock_class {
+	const void *key;		/* lock_class_key, or a static map */
+	unsigned int subclass;
+	unsigned int id;		/* 1.., index in the class table */
+	const char *name;		/* of the first lock seen in it */
+	const char *site;		/* where that lock was initialised */
+	unsigned int name_version;	/* n-th class of that name: "name#n" */
+	bool novalidate;		/* lockdep_set_novalidate_class() */
+	/* Dependencies this -> after[i] (graph.c, under lockdep_lock). */
+	struct lock_dep **after;
+	unsigned int nr_after, max_after;
+	/* Breadth-first search scratch (graph.c). */
+	unsigned int bfs_gen;
+	struct lock_dep *bfs_parent;
+};
+
+struct kmutex_stack {
+	int n;
+	void *ip[MAX_STACK];
+};
+
+/* Where a dependency was first made: for the report of a cycle. */
+struct lock_dep {
+	struct kmutex_lock_class *from, *to;
+	int tid;
+	char thread[16];
+	const char *from_name, *to_name;	/* the instances' names */
+	const char *call;			/* the call that took "to" */
+	struct kmutex_stack stack;
+};
+
+struct held_lock {
+	struct kmutex_dep_map *map;
+	struct kmutex_lock_class *class;
+	const void *obj;		/* the lock, for debug_check_no_locks_freed */
+	size_t obj_size;
+	const void *ip;			/* return address of the lock call */
+	const char *call;		/* "mutex_lock(&m) at f.c:12" */
+	uint64_t chain_key;		/* of held[0..this] */
+	bool trylock;
+};
+
+struct kmutex_thread {
+	int tid;
+	int depth;			/* entries in held[] */
+	int lost;			/* acquisitions past MAX_LOCK_DEPTH */
+	bool exiting;
+	struct held_lock held[MAX_LOCK_DEPTH];
+	struct kmutex_thread *next, *prev;	/* all threads, lockdep_lock */
+};
+
+/* held.c */
+extern pthread_mutex_t lockdep_lock;
+extern bool lockdep_off;		/* a table overflowed: stop checking */
+extern __thread struct kmutex_thread *lockdep_self
+	__attribute__((tls_model("initial-exec")));
+extern __thread int lockdep_recursion
+	__attribute__((tls_model("initial-exec")));
+struct kmutex_thread *lockdep_thread_slow(void);
+static inline struct kmutex_thread *lockdep_thread(void)
+{
+	struct kmutex_thread *t = lockdep_self;
+
+	return __kmutex_likely(t != NULL) ? t : lockdep_thread_slow();
+}
+struct held_lock *held_find(struct kmutex_thread *t,
+			    const struct kmutex_dep_map *map);
+struct held_lock *held_push(struct kmutex_thread *t);
+void held_remove(struct kmutex_thread *t, struct held_lock *h);
+struct kmutex_thread *thread_by_tid(int tid);	/* lockdep_lock held */
+void thread_name(int tid, char *buf, size_t size);
+void lockdep_lock_acquire(void);
+void lockdep_lock_release(void);
+
+/* classes.c */
+struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
+				    unsigned int subclass);
+extern struct lock_class_key lockdep_novalidate_key;
+
+/* graph.c */
+static inline uint64_t chain_key_next(uint64_t key, unsigned int class_id)
+{
+	/* A 64-bit mix (splitmix64's finaliser) of the key and the class. */
+	uint64_t k = key ^ ((uint64_t)class_id * 0x9e3779b97f4a7c15ull);
+
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ull;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebull;
+	k ^= k >> 31;
+	return k ? k : 1;
+}
+bool chain_known(uint64_t key);
+void validate_chain(struct kmutex_thread *t, struct held_lock *next,
+		    const struct kmutex_dep_map *nest_lock);
+void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
+		      struct held_lock *next);
+
+/* stack.c */
+void stack_save(struct kmutex_stack *s, const void *from_ip);
+void stack_print(const struct kmutex_stack *s, const char *indent);
+void ip_print(const void *ip);
+void stack_warm_up(void);
+
+/* report.c: under lockdep_lock.  begin() is false if already reported. */
+enum report_kind {
+	R_RECURSIVE = 1, R_CIRCULAR, R_UNLOCK, R_WARN_ON, R_FREED,
+	R_STILL_HELD, R_SIGNAL, R_ASSERT,
+};
+bool report_begin(enum report_kind kind, uint64_t what, const char *title);
+void report_end(void);
+void rprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void report_lock(const struct kmutex_dep_map *map,
+		 const struct kmutex_lock_class *class);
+void report_held_locks(struct kmutex_thread *t);
+void report_thread(int tid);
+void report_call(const char *call, const void *ip, const char *indent);
+void report_backtrace(const void *from_ip);
+const char *class_str(const struct kmutex_lock_class *c, char *buf,
+		      size_t size);
+uint64_t report_hash(uint64_t h, uint64_t v);
+
+/* signal.c */
+extern __thread int lockdep_in_handler
+	__attribute__((tls_model("initial-exec")));
+int lockdep_handler_signal(void);	/* the signal being handled, or 0 */
+
+#endif /* _KMUTEX_SRC_DEBUG_H */

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mutex.c - the checked struct mutex calls of the debugging build.
+ *
+ * Each call does what the production build does (the same fast path,
+ * the same slow paths in src/mutex.c) around the checks:
+ *
+ *   lock      magic (never initialised, destroyed), signal handler,
+ *             recursion on the same lock, then, for a chain of held
+ *             classes not seen before, the order checks (graph.c), all
+ *             before it may block; once acquired, owner and held stack.
+ *   trylock   the same minus the recursion and order checks (a trylock
+ *             cannot deadlock, as in lockdep), but the lock is held and
+ *             later locks depend on it.
+ *   unlock    only the owner may unlock (the owner field, a tid, is the
+ *             truth; the held stack is for the order checks).
+ *
+ * As in the kernel, the program goes on after a report: a recursive
+ * lock still deadlocks (reported first), an unlock by a thread that
+ * does not hold the lock still releases it.
+ */
+#include "../api.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "debug.h"
+
+/* magic of a destroyed mutex: not its address, nor 0 (never set). */
+#define DESTROYED(lock)	((const void *)((uintptr_t)(lock) ^ 0x5a5a5a5aul))
+
+static const char warn_magic[] =
+	"WARNING: DEBUG_LOCKS_WARN_ON(lock->magic != lock)";
+static const char warn_locked[] =
+	"WARNING: DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))";
+
+static void raw_unlock(struct mutex *lock, const char *call)
+{
+	int locked = 0;
+
+	if (!__atomic_compare_exchange_n(&lock->count, &locked, 1, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		kmutex_mutex_unlock_slowpath(lock, call);
+}
+
+static int raw_lock(struct mutex *lock, int intr)
+{
+	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
+		return 0;
+	if (intr)
+		return kmutex_mutex_lock_interruptible_slowpath(lock);
+	kmutex_mutex_lock_slowpath(lock);
+	return 0;
+}
+
+static void map_init(struct kmutex_dep_map *map, const char *name,
+		     const struct lock_class_key *key, const char *site)
+{
+	memset(map, 0, sizeof(*map));
+	map->key = key;
+	map->name = name;
+	map->site = site;
+}
+
+static void fields_init(struct mutex *lock)
+{
+	lock->count = 1;
+	lock->wait_lock = 0;
+	__kmutex_list_init(&lock->wait_list);
+	lock->spinner = 0;
+	lock->owner = 0;
+}
+
+/* Who holds @lock and where it was taken: ", held by t/12 (...)". */
+static void report_owner(struct mutex *lock)
+{
+	int tid = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	struct kmutex_thread *o = tid ? thread_by_tid(tid) : NULL;
+	struct held_lock *h = o ? held_find(o, &lock->dep_map) : NULL;
+
+	if (!tid)
+		return;
+	rprintf(", held by ");
+	report_thread(tid);
+	if (h) {
+		report_call(h->call, h->ip, "  ");
+	}
+}
+
+/*
+ * The mutex's magic is not its address: it was never initialised (or was
+ * overwritten), or it was destroyed.  Report; a never-initialised mutex
+ * is then initialised as a lock of its own class, so the program and
+ * the checks can go on.
+ */
+static void __attribute__((noinline))
+check_magic(struct kmutex_thread *t, struct mutex *lock, const char *call,
+	    const void *ip)
+{
+	bool destroyed;
+	uint64_t what;
+
+	lockdep_lock_acquire();
+	if (lock->magic == lock) {	/* another thread just fixed it */
+		lockdep_lock_release();
+		return;
+	}
+	destroyed = lock->magic == DESTROYED(lock);
+	if (!destroyed) {
+		fields_init(lock);
+		map_init(&lock->dep_map, call, NULL, "(never initialised)");
+		lock->magic = lock;
+	}
+	lockdep_lock_release();
+	/* Classes are looked up outside lockdep_lock. */
+	what = destroyed ? class_get(&lock->dep_map, 0)->id
+			 : (uint64_t)(uintptr_t)lock << 16;
+
+	lockdep_lock_acquire();
+	if (report_begin(R_WARN_ON, what, warn_magic)) {
+		report_thread(t->tid);
+		if (destroyed) {
+			rprintf(": %s: the mutex was destroyed "
+				"(mutex_destroy):\n  ", call);
+			report_lock(&lock->dep_map, NULL);
+		} else {
+			rprintf(": %s: the mutex at %p was never "
+				"initialised (DEFINE_MUTEX or mutex_init),\n"
+				"  or was overwritten since", call,
+				(void *)lock);
+		}
+		rprintf("\n  at: ");
+		ip_print(ip);
+		rprintf("\n\n");
+		report_held_locks(t);
+		report_backtrace(ip);
+		report_end();
+	}
+	lockdep_lock_release();
+}
+
+static inline void magic_ok(struct kmutex_thread *t, struct mutex *lock,
+			    const char *call, const void *ip)
+{
+	if (__kmutex_unlikely(__atomic_load_n(&lock->magic,
+					      __ATOMIC_RELAXED) != lock))
+		check_magic(t, lock, call, ip);
+}
+
+/* A lock taken in a signal handler: the userspace interrupt context. */
+static void __attribute__((noinline))
+check_handler(struct kmutex_thread *t, struct held_lock *next)
+{
+	int sig = lockdep_handler_signal();
+	char a[160];
+
+	if (!sig)
+		return;
+	lockdep_lock_acquire();
+	if (report_begin(R_SIGNAL, next->class->id,
+			 "WARNING: inconsistent lock state")) {
+		rprintf("inconsistent {IN-SIGNAL-HANDLER} usage: a sleeping "
+			"lock taken in a signal handler.\n");
+		report_thread(t->tid);
+		if (sig > 0)
+			rprintf(" [in signal handler: signal %d, %s]", sig,
+				strsignal(sig));
+		rprintf(" takes:\n  ");
+		report_lock(next->map, next->class);
+		report_call(next->call, next->ip, "  ");
+		class_str(next->class, a, sizeof(a));
+		rprintf("\n\nIf the signal came while this thread held "
+			"%s (or a lock held while waiting\nfor it), the "
+			"handler deadlocks: a mutex is not "
+			"async-signal-safe.\n\n"
+			" Possible unsafe locking scenario:\n\n"
+			"       Thread0\n"
+			"       -------\n"
+			"  lock(%s);\n"
+			"  <signal>\n"
+			"    lock(%s);\n\n"
+			" *** DEADLOCK ***\n\n", a, a, a);
+		report_held_locks(t);
+		report_backtrace(next->ip);
+		report_end();
+	}
+	lockdep_lock_release();
+}
+
+static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
+			     struct mutex *lock, unsigned int subclass,
+			     const char *call, const void *ip, bool trylock)
+{
+	uint64_t prev = t->depth ? t->held[t->depth - 1].chain_key : 0;
+
+	h->map = &lock->dep_map;
+	h->class = class_get(&lock->dep_map, subclass);
+	h->obj = lock;
+	h->obj_size = sizeof(*lock);
+	h->ip = ip;
+	h->call = call;
+	h->chain_key = chain_key_next(prev, h->class->id);
+	h->trylock = trylock;
+}
+
+static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
+{
+	struct held_lock *slot = held_push(t);
+
+	if (slot) {
+		*slot = *h;
+		__atomic_store_n(&t->depth, t->depth + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/**
+ * kmutex_debug_mutex_lock - mutex_lock() and its variants, checked
+ * @lock: the mutex
+ * @subclass: mutex_lock_nested()'s level, else 0
+ * @nest_lock: mutex_lock_nest_lock()'s outer lock, else NULL
+ * @intr: whether a signal handler interrupts the wait
+ * @call: the caller's expression and line, for reports
+ *
+ * Return: 0 with the lock held, or -EINTR (@intr only).
+ */
+KMUTEX_API int kmutex_debug_mutex_lock(struct mutex *lock,
+				       unsigned int subclass,
+				       const struct kmutex_dep_map *nest_lock,
+				       int intr, const char *call)
+{
+	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t;
+	struct held_lock next, *prev;
+	int ret;
+
+	if (__kmutex_unlikely(lockdep_recursion))
+		return raw_lock(lock, intr);	/* a handler, in the checker */
+	t = lockdep_thread();
+	magic_ok(t, lock, call, ip);
+	held_fill(t, &next, lock, subclass, call, ip, false);
+	if (__kmutex_unlikely(lockdep_in_handler))
+		check_handler(t, &next);
+	prev = held_find(t, &lock->dep_map);
+	if (__kmutex_unlikely(prev != NULL) &&
+	    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != t->tid) {
+		/*
+		 * A stale entry: the mutex was re-initialised, or released
+		 * by another thread, since this thread took it (reported
+		 * then).  It is not held: forget the entry.
+		 */
+		held_remove(t, prev);
+		prev = NULL;
+		held_fill(t, &next, lock, subclass, call, ip, false);
+	}
+	if (__kmutex_unlikely(prev != NULL)) {
+		lockdep_lock_acquire();
+		report_recursive(t, prev, &next);
+		lockdep_lock_release();
+	} else if (t->depth && !chain_known(next.chain_key)) {
+		validate_chain(t, &next, nest_lock);
+	}
+	ret = raw_lock(lock, intr);
+	if (ret)
+		return ret;
+	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
+	held_commit(t, &next);
+	return 0;
+}
+
+/**
+ * kmutex_debug_mutex_trylock - mutex_trylock(), checked
+ * @lock: the mutex
+ * @call: the caller's expression and line
+ *
+ * Return: 1 if acquired, 0 if it was held.
+ */
+KMUTEX_API int kmutex_debug_mutex_trylock(struct mutex *lock,
+					  const char *call)
+{
+	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t;
+	struct held_lock next;
+
+	if (__kmutex_unlikely(lockdep_recursion))
+		return __kmutex_mutex_trylock_fast(lock);
+	t = lockdep_thread();
+	magic_ok(t, lock, call, ip);
+	held_fill(t, &next, lock, 0, call, ip, true);
+	if (__kmutex_unlikely(lockdep_in_handler))
+		check_handler(t, &next);
+	if (!__kmutex_mutex_trylock_fast(lock))
+		return 0;
+	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
+	held_commit(t, &next);
+	return 1;
+}
+
+static void __attribute__((noinline))
+report_bad_unlock(struct kmutex_thread *t, struct mutex *lock,
+		  const char *call, const void *ip)
+{
+	struct kmutex_lock_class *c = class_get(&lock->dep_map, 0);
+
+	lockdep_lock_acquire();
+	if (report_begin(R_UNLOCK, c->id,
+			 "WARNING: bad unlock balance detected!")) {
+		report_thread(t->tid);
+		rprintf(" is trying to release lock:\n  ");
+		report_lock(&lock->dep_map, c);
+		report_call(call, ip, "  ");
+		if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)) {
+			rprintf("\n\nbut the thread does not hold it");
+			report_owner(lock);
+			rprintf("\n\n");
+		} else {
+			rprintf("\n\nbut there are no more locks to release!"
+				" (it is not locked)\n\n");
+		}
+		report_held_locks(t);
+		report_backtrace(ip);
+		report_end();
+	}
+	lockdep_lock_release();
+}
+
+/**
+ * kmutex_debug_mutex_unlock - mutex_unlock(), checked
+ * @lock: the mutex
+ * @call: the caller's expression and line
+ */
+KMUTEX_API void kmutex_debug_mutex_unlock(struct mutex *lock,
+					  const char *call)
+{
+	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t;
+	struct held_lock *h;
+
+	if (__kmutex_unlikely(lockdep_recursion)) {
+		raw_unlock(lock, call);
+		return;
+	}
+	t = lockdep_thread();
+	if (__kmutex_unlikely(lock->magic != lock)) {
+		bool never = lock->magic != DESTROYED(lock);
+
+		check_magic(t, lock, call, ip);
+		if (never)
+			return;		/* nothing was locked */
+	}
+	h = held_find(t, &lock->dep_map);
+	if (__kmutex_likely(__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)
+			    == t->tid)) {
+		if (__kmutex_likely(h != NULL))
+			held_remove(t, h);
+		else if (t->lost)
+			t->lost--;
+		__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
+		raw_unlock(lock, call);
+		return;
+	}
+	if (h) {
+		/*
+		 * Held by this thread, but another thread unlocked it or
+		 * re-initialised it meanwhile: that was reported; forget it.
+		 */
+		held_remove(t, h);
+		return;
+	}
+	report_bad_unlock(t, lock, call, ip);
+	if (__atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1) {
+		/* Held by another thread: release it, as the kernel does. */
+		__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
+		raw_unlock(lock, call);
+	}
+}
+
+/**
+ * kmutex_debug_mutex_init - mutex_init(), checked
+ * @lock: the mutex
+ * @name: the argument of mutex_init() as written
+ * @key: the static key of the mutex_init() call site: the lock's class
+ * @site: "file.c:12" of that call
+ */
+KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
+					const struct lock_class_key *key,
+					const char *site)
+{
+	const void *ip = __builtin_return_address(0);
+
+	if (!lockdep_recursion && lock->magic == lock &&
+	    (__atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1 ||
+	     __atomic_load_n(&lock->owner, __ATOMIC_RELAXED))) {
+		struct kmutex_thread *t = lockdep_thread();
+		struct kmutex_lock_class *c = class_get(&lock->dep_map, 0);
+
+		lockdep_lock_acquire();
+		if (report_begin(R_WARN_ON, report_hash(c->id, 1),
+				 warn_locked)) {
+			report_thread(t->tid);
+			rprintf(": mutex_init(%s) at %s of a held mutex:\n  ",
+				name, site);
+			report_lock(&lock->dep_map, c);
+			report_owner(lock);
+			rprintf("\n\n");
+			report_held_locks(t);
+			report_backtrace(ip);
+			report_end();
+		}
+		lockdep_lock_release();
+	}
+	fields_init(lock);
+	map_init(&lock->dep_map, name, key, site);
+	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);
+}
+
+/**
+ * kmutex_debug_mutex_destroy - mutex_destroy(), checked
+ * @lock: the mutex
+ * @call: the caller's expression and line
+ *
+ * Reports the destroy of a held mutex; any later use is reported.
+ */
+KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
+					   const char *call)
+{
+	const void *ip = __builtin_return_address(0);
+
+	if (!lockdep_recursion && lock->magic == lock &&
+	    __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1) {
+		struct kmutex_thread *t = lockdep_thread();
+		struct kmutex_lock_class *c = class_get(&lock->dep_map, 0);
+
+		lockdep_lock_acquire();
+		if (report_begin(R_WARN_ON, report_hash(c->id, 2),
+				 warn_locked)) {
+			report_thread(t->tid);
+			rprintf(": %s of a held mutex:\n  ", call);
+			report_lock(&lock->dep_map, c);
+			report_owner(lock);
+			rprintf("\n\n");
+			report_held_locks(t);
+			report_backtrace(ip);
+			report_end();
+		}
+		lockdep_lock_release();
+	}
+	__atomic_store_n(&lock->magic, DESTROYED(lock), __ATOMIC_RELEASE);
+}
+
+/**
+ * kmutex_lockdep_assert_held - lockdep_assert_held()
+ * @map: the lock's map
+ * @expr: the argument as written
+ * @site: the caller's line
+ */
+KMUTEX_API void kmutex_lockdep_assert_held(const struct kmutex_dep_map *map,
+					   const char *expr, const char *site)
+{
+	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t;
+	char title[160];
+
+	if (lockdep_recursion)
+		return;
+	t = lockdep_thread();
+	if (__kmutex_likely(held_find(t, map) != NULL) || t->lost)
+		return;
+	snprintf(title, sizeof(title), "WARNING: lockdep_assert_held(%s) "
+		 "failed", expr);
+	lockdep_lock_acquire();
+	if (report_begin(R_ASSERT, report_hash((uintptr_t)site, map->key ?
+			(uintptr_t)map->key : (uintptr_t)map), title)) {
+		report_thread(t->tid);
+		rprintf(" at %s does not hold lock:\n  ", site);
+		report_lock(map, NULL);
+		rprintf("\n  at: ");
+		ip_print(ip);
+		rprintf("\n\n");
+		report_held_locks(t);
+		report_backtrace(ip);
+		report_end();
+	}
+	lockdep_lock_release();
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * debug_harness.h - for the tests of the debugging build (tests/debug_*.c,
+ * compiled with -DKMUTEX_DEBUG and linked with libkmutex-debug).
+ *
+ * A test re-runs itself (/proc/self/exe) as a child with its stderr on a
+ * pipe, once as the program would run and once with KMUTEX_DEBUG=abort,
+ * and checks what the child printed:
+ *
+ *   DEBUG_EXPECT_REPORT(fn, title, needles...)
+ *	fn commits the bug (twice, where it can: the report must come
+ *	once).  Without KMUTEX_DEBUG: exactly one report with @title, every
+ *	needle (lock names, a function of the backtrace) in it, and the
+ *	child went on to the end.  With KMUTEX_DEBUG=abort: the child died
+ *	of SIGABRT right after the report.
+ *   DEBUG_EXPECT_CLEAN(fn)
+ *	fn is a correct program: it must print nothing at all.
+ *
+ * Functions named in needles must not be static (a backtrace names only
+ * the program's exported functions: the tests link with -rdynamic).
+ */
+#ifndef _KMUTEX_TESTS_DEBUG_HARNESS_H
+#define _KMUTEX_TESTS_DEBUG_HARNESS_H
+
+#include "harness.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#define DEBUG_WENT_ON	"debug-test: the program went on\n"
+
+/*
+ * For the functions a test expects in a backtrace: not inlined into
+ * their callers, so the frame (and name) is there at -O2.
+ */
+#define DEBUG_FN	__attribute__((noinline))
+
+/* The child's stderr, and how it ended. */
+struct debug_run {
+	char out[1 << 17];
+	size_t len;
+	int status;
+};
+
+static inline void debug_child_run(int argc, char **argv, void (*fn)(void))
+{
+	(void)argc;
+	(void)argv;
+	test_watchdog(60);
+	fn();
+	fputs(DEBUG_WENT_ON, stderr);
+	fflush(stderr);
+	exit(0);
+}
+
+static inline void debug_spawn(struct debug_run *r, const char *mode)
+{
+	int fd[2];
+	pid_t pid;
+	ssize_t n;
+
+	CHECK(pipe(fd) == 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		dup2(fd[1], 2);
+		close(fd[0]);
+		close(fd[1]);
+		if (mode)
+			setenv("KMUTEX_DEBUG", mode, 1);
+		else
+			unsetenv("KMUTEX_DEBUG");
+		execl("/proc/self/exe", "debug-child", "--child", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	r->len = 0;
+	while ((n = read(fd[0], r->out + r->len,
+			 sizeof(r->out) - 1 - r->len)) > 0)
+		r->len += (size_t)n;
+	r->out[r->len] = 0;
+	close(fd[0]);
+	CHECK(waitpid(pid, &r->status, 0) == pid);
+}
+
+static inline int debug_count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+static inline void debug_fail(const struct debug_run *r, const char *what)
+{
+	fprintf(stderr, "FAIL: %s; the child's stderr was:\n%s\n", what,
+		r->out);
+	exit(1);
+}
+
+static inline void debug_expect_report(const char *title,
+				       const char *const *needles)
+{
+	static struct debug_run r;
+	const char *const *n;
+	const char *end;
+
+	/* As the program runs by default: report once, then go on. */
+	debug_spawn(&r, NULL);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+		debug_fail(&r, "the child did not exit 0");
+	if (debug_count(r.out, title) != 1)
+		debug_fail(&r, "the title is not there exactly once");
+	for (n = needles; *n; n++)
+		if (!strstr(r.out, *n)) {
+			fprintf(stderr, "missing: \"%s\"\n", *n);
+			debug_fail(&r, "the report lacks a needle");
+		}
+	if (!strstr(strstr(r.out, title), DEBUG_WENT_ON))
+		debug_fail(&r, "the child did not go on after the report");
+	if (!strstr(r.out, "stack backtrace:"))
+		debug_fail(&r, "no backtrace");
+
+	/* KMUTEX_DEBUG=abort: SIGABRT right after the report. */
+	debug_spawn(&r, "abort");
+	if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT)
+		debug_fail(&r, "KMUTEX_DEBUG=abort did not abort");
+	if (debug_count(r.out, title) != 1 || strstr(r.out, DEBUG_WENT_ON))
+		debug_fail(&r, "KMUTEX_DEBUG=abort: not right after the report");
+	end = "KMUTEX_DEBUG=abort: aborting\n";
+	if (r.len < strlen(end) || strcmp(r.out + r.len - strlen(end), end))
+		debug_fail(&r, "KMUTEX_DEBUG=abort: more after the report");
+}
+
+static inline void debug_expect_clean(void)
+{
+	static struct debug_run r;
+
+	debug_spawn(&r, "abort");
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+		debug_fail(&r, "the correct program did not exit 0");
+	if (strcmp(r.out, DEBUG_WENT_ON))
+		debug_fail(&r, "the correct program printed something");
+}
+
+#define DEBUG_MAIN(fn, expect)						\
+	int main(int argc, char **argv)					\
+	{								\
+		if (argc > 1 && !strcmp(argv[1], "--child"))		\
+			debug_child_run(argc, argv, fn);		\
+		expect;							\
+		return 0;						\
+	}
+
+/* main() for a test whose @fn commits a bug reported with @title. */
+#define DEBUG_EXPECT_REPORT(fn, title, ...)				\
+	DEBUG_MAIN(fn, ({						\
+		static const char *const __needles[] = {		\
+			__VA_ARGS__, NULL };				\
+		debug_expect_report(title, __needles);			\
+	}))
+
+/* main() for a correct program @fn: no output at all. */
+#define DEBUG_EXPECT_CLEAN(fn)	DEBUG_MAIN(fn, debug_expect_clean())
+
+#endif /* _KMUTEX_TESTS_DEBUG_HARNESS_H */
