@@ -310,7 +310,7 @@ static void plot_wait(FILE *f)
 		"reps)'\n"
 		"unset logscale\nset logscale y 10\nset ylabel 'microseconds'\n"
 		"set yrange [*:*]\nset xlabel ''\nset xtics rotate by -30\n"
-		"set key top left\nset grid\nset style data points\n",
+		"set key center right\nset grid\nset style data points\n",
 		set.out, set.cs_ns, set.reps);
 	for (p = 0; p < 2; p++) {
 		unsigned int t = p ? 8 : 4;
