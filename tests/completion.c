@@ -410,7 +410,7 @@ static void test_signals(int flags)
 
 	fam_start(&c, call_wait_timeout, &x, 300);
 	fam_wait_queued(&c, &x.wait_list, 1);
-	fam_signal_harmlessly(&c, 5);
+	fam_signal(&c, 5);
 	CHECK_EQ(fam_join(&c), 0);
 	CHECK(c.t1 - c.t0 >= 300000000ull);
 	check_idle(&x);
@@ -531,7 +531,8 @@ static void race(int interrupt, double seconds)
 	init_completion(&r.x);
 	CHECK(pthread_create(&r.thread, NULL, racer_thread, &r) == 0);
 	end = test_now_ns() + test_duration_ns(seconds);
-	while (test_now_ns() < end) {
+	/* A few rounds even on a machine too loaded to do many. */
+	while (rounds < 20 || test_now_ns() < end) {
 		int round = r.round + 1;
 		bool ok, pending;
 
@@ -587,7 +588,6 @@ static void race(int interrupt, double seconds)
 	printf("race (%s): %ld rounds, %ld given up, %ld completed\n",
 	       interrupt ? "interrupted" : "timing out", rounds, failed,
 	       rounds - failed);
-	CHECK(rounds >= 10);
 }
 
 int main(void)

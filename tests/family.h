@@ -191,19 +191,28 @@ static inline void fam_interrupt_during(struct fam_call *c,
 }
 
 /*
- * Signal @c's thread @n times, 5 ms apart, for a call that must not be
- * ended by signals: it must still be blocked afterwards, and the
- * handler must have run.
+ * Signal @c's thread @n times, 5 ms apart, and wait until the handler
+ * has run (at least once: a signal sent while the same one is still
+ * pending is merged with it), or the call has returned.
  */
-static inline void fam_signal_harmlessly(struct fam_call *c, int n)
+static inline void fam_signal(struct fam_call *c, int n)
 {
 	int before = fam_signal_count(), i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !fam_done(c); i++) {
 		CHECK(pthread_kill(c->thread, SIGUSR1) == 0);
 		test_sleep_ms(5);
 	}
-	WAIT_UNTIL(fam_signal_count() >= before + n, PROMPT_MS);
+	WAIT_UNTIL(fam_signal_count() > before || fam_done(c), PROMPT_MS);
+}
+
+/*
+ * The same, for a call that must not be ended by signals and has no
+ * timeout: it must still be blocked afterwards.
+ */
+static inline void fam_signal_harmlessly(struct fam_call *c, int n)
+{
+	fam_signal(c, n);
 	test_sleep_ms(20);
 	CHECK(!fam_done(c));
 }
@@ -229,47 +238,36 @@ static inline unsigned int fam_rand(unsigned int *state)
 }
 
 /*
- * Progress monitor: fails the test, naming @what, if none of @n counters
- * moves for @stall_ms while the test runs, which in a handoff test means
- * a lost wake-up (everyone asleep, nobody left to wake them).  Sooner
- * and more telling than the watchdog.
+ * Progress monitor: fails the test, naming @what, if @progress(@arg)
+ * (a count of work done that only grows) stays the same for PROMPT_MS
+ * while the test runs, which in a handoff test means a lost wake-up
+ * (everyone asleep, nobody left to wake them).  Sooner and more telling
+ * than the watchdog.
  */
 struct fam_monitor {
 	const char *what;
-	unsigned long *counters;
-	int n;
-	int stall_ms;
+	unsigned long (*progress)(void *arg);
+	void *arg;
 	int stop;
 	pthread_t thread;
 };
 
-static inline unsigned long fam_monitor_sum(struct fam_monitor *m)
-{
-	unsigned long s = 0;
-	int i;
-
-	for (i = 0; i < m->n; i++)
-		s += __atomic_load_n(&m->counters[i], __ATOMIC_RELAXED);
-	return s;
-}
-
 static inline void *fam_monitor_thread(void *arg)
 {
 	struct fam_monitor *m = arg;
-	unsigned long last = fam_monitor_sum(m);
+	unsigned long last = m->progress(m->arg);
 	uint64_t moved = test_now_ns();
 
 	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
-		unsigned long s = fam_monitor_sum(m);
+		unsigned long now = m->progress(m->arg);
 
-		if (s != last) {
-			last = s;
+		if (now != last) {
+			last = now;
 			moved = test_now_ns();
-		} else if (test_now_ns() - moved >
-			   (uint64_t)m->stall_ms * 1000000u) {
+		} else if (test_now_ns() - moved > PROMPT_MS * 1000000ull) {
 			fprintf(stderr, "FAIL: %s: no progress for %d ms "
 				"(at %lu): a lost wake-up\n", m->what,
-				m->stall_ms, s);
+				PROMPT_MS, now);
 			_exit(1);
 		}
 		test_sleep_ms(10);
@@ -278,10 +276,11 @@ static inline void *fam_monitor_thread(void *arg)
 }
 
 static inline void fam_monitor_start(struct fam_monitor *m, const char *what,
-				     unsigned long *counters, int n)
+				     unsigned long (*progress)(void *),
+				     void *arg)
 {
-	*m = (struct fam_monitor){ .what = what, .counters = counters,
-				   .n = n, .stall_ms = PROMPT_MS };
+	*m = (struct fam_monitor){ .what = what, .progress = progress,
+				   .arg = arg };
 	CHECK(pthread_create(&m->thread, NULL, fam_monitor_thread, m) == 0);
 }
 

@@ -280,7 +280,7 @@ static void test_stress(void)
 	int i;
 
 	sema_init(&stress_sem, STRESS_UNITS);
-	stress_end = test_now_ns() + test_duration_ns(2);
+	stress_end = test_now_ns() + test_duration_ns(1.5);
 	test_run_threads(STRESS_THREADS, stress_thread, w, sizeof(w[0]));
 	for (i = 0; i < STRESS_THREADS; i++) {
 		ops += w[i].ops;
@@ -369,7 +369,7 @@ static void test_signals(int flags)
 	/* Nor is down_timeout(): it still waits its whole timeout. */
 	fam_start(&c, call_down_timeout, &s, 300);
 	fam_wait_queued(&c, &s.wait_list, 1);
-	fam_signal_harmlessly(&c, 5);
+	fam_signal(&c, 5);
 	CHECK_EQ(fam_join(&c), -ETIME);
 	CHECK(c.t1 - c.t0 >= 300000000ull);
 	check_idle(&s, 0);
@@ -489,13 +489,16 @@ static void test_timeout(void)
 	CHECK(dt < 5000000000ull);
 	check_idle(&s, 0);
 
-	/* A timed waiter timing out ahead of another leaves it queued. */
-	fam_start(&c, call_down_timeout, &s, 50);
+	/*
+	 * A timed waiter timing out ahead of another leaves it queued.
+	 * (Long enough for the second to queue first on a loaded machine.)
+	 */
+	fam_start(&c, call_down_timeout, &s, 1000);
 	fam_wait_queued(&c, &s.wait_list, 1);
 	fam_start(&d, call_down, &s, 0);
 	fam_wait_queued(&d, &s.wait_list, 2);
 	CHECK_EQ(fam_join(&c), -ETIME);
-	CHECK(c.t1 - c.t0 >= 50000000ull);
+	CHECK(c.t1 - c.t0 >= 1000000000ull);
 	CHECK_EQ(s.count, -1);
 	CHECK(!fam_done(&d));
 	up(&s);
@@ -634,7 +637,8 @@ static void race(int racers, int interrupt, double seconds)
 				     &me[i]) == 0);
 	}
 	end = test_now_ns() + test_duration_ns(seconds);
-	while (test_now_ns() < end) {
+	/* A few rounds even on a machine too loaded to do many. */
+	while (rounds < 20 || test_now_ns() < end) {
 		int got = 0, free_units;
 
 		__atomic_store_n(&r.finished, 0, __ATOMIC_SEQ_CST);
@@ -707,7 +711,6 @@ static void race(int racers, int interrupt, double seconds)
 	printf("race (%d %s): %ld rounds, unit taken in %ld, left free in "
 	       "%ld\n", racers, interrupt ? "interrupted" : "timing out",
 	       rounds, taken, left);
-	CHECK(rounds >= 10);
 }
 
 /* The guards: guard(semaphore), semaphore_try, semaphore_intr. */
@@ -805,10 +808,10 @@ int main(void)
 	test_guards();
 	test_stress();
 	fam_handle_sigusr1(0);
-	race(1, 0, 1.0);
-	race(RACE_MAX, 0, 0.5);
-	race(1, 1, 0.5);
-	race(RACE_MAX, 1, 0.5);
+	race(1, 0, 0.7);
+	race(RACE_MAX, 0, 0.4);
+	race(1, 1, 0.4);
+	race(RACE_MAX, 1, 0.4);
 	printf("semaphore: all passed in %.1f s\n",
 	       (test_now_ns() - t0) / 1e9);
 	return 0;
