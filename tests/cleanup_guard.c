@@ -351,7 +351,7 @@ static void check_free_ptr(void)
 	CHECK_EQ(freed, 1);
 
 	{
-		int *p __free(counted) = NULL;	/* NULL: nothing to free */
+		int *p __free(counted) = NULL;	/* nothing to free */
 
 		(void)p;
 	}

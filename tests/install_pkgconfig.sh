@@ -19,7 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 bad() { echo "FAIL: $*"; fail=1; }
 
-command -v pkg-config >/dev/null || { echo "SKIP: pkg-config not installed"; exit 77; }
+command -v pkg-config > /dev/null ||
+	{ echo "SKIP: pkg-config not installed"; exit 77; }
 
 cat > "$tmp/example.c" <<'EOF'
 /* Kernel-style code, unchanged: DEFINE_MUTEX, guard, scoped_guard. */
@@ -62,7 +63,9 @@ int main(void)
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
 	printf("%ld\n", counter);
-	return counter == (long)THREADS * LOOPS && !mutex_is_locked(&lock) ? 0 : 1;
+	if (counter != (long)THREADS * LOOPS || mutex_is_locked(&lock))
+		return 1;
+	return 0;
 }
 EOF
 expected=400000
@@ -78,9 +81,11 @@ build_and_run() {
 		return
 	fi
 	if readelf -d "$tmp/$name" | grep -q 'NEEDED.*libkmutex'; then
-		[ "$linkage" = shared ] || bad "$name: linked against libkmutex.so, not statically"
+		[ "$linkage" = shared ] ||
+			bad "$name: needs libkmutex.so: not linked statically"
 	else
-		[ "$linkage" = static ] || bad "$name: not linked against libkmutex.so"
+		[ "$linkage" = static ] ||
+			bad "$name: not linked against libkmutex.so"
 	fi
 	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "$tmp/$name" 2>&1)
 	if [ $? != 0 ] || [ "$out" != $expected ]; then
@@ -90,7 +95,7 @@ build_and_run() {
 	fi
 }
 
-# --- installed, found with pkg-config ----------------------------------------
+# --- installed, found with pkg-config ---------------------------------------
 stage=$tmp/stage
 if ! make -s --no-print-directory install PREFIX=/usr DESTDIR="$stage" \
 	CC="$CC" B="$B" > "$tmp/install.log" 2>&1; then
@@ -98,23 +103,25 @@ if ! make -s --no-print-directory install PREFIX=/usr DESTDIR="$stage" \
 	sed 's/^/    /' "$tmp/install.log" | tail -n 10
 	exit 1
 fi
-for f in usr/include/kmutex/linux/mutex.h usr/include/kmutex/linux/cleanup.h \
-	usr/lib/libkmutex.a usr/lib/pkgconfig/kmutex.pc; do
-	[ -f "$stage/$f" ] || bad "not installed: /$f"
+for f in include/kmutex/linux/mutex.h include/kmutex/linux/cleanup.h \
+	lib/libkmutex.a lib/pkgconfig/kmutex.pc; do
+	[ -f "$stage/usr/$f" ] || bad "not installed: /usr/$f"
 done
-ls "$stage"/usr/lib/libkmutex.so.* > /dev/null 2>&1 || bad "not installed: /usr/lib/libkmutex.so.N"
+ls "$stage"/usr/lib/libkmutex.so.* > /dev/null 2>&1 ||
+	bad "not installed: /usr/lib/libkmutex.so.N"
 
 # Man pages: every page in the tree, installed under man3.
 pages=$(ls man/man3/*.3 2>/dev/null | wc -l)
 if [ "$pages" -gt 0 ]; then
 	for p in man/man3/*.3; do
 		cmp -s "$p" "$stage/usr/share/man/man3/${p##*/}" ||
-			bad "man page not installed: /usr/share/man/man3/${p##*/}"
+			bad "not installed: /usr/share/man/man3/${p##*/}"
 	done
 	echo "man pages: $pages installed"
 fi
 
-export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_PATH=$stage/usr/lib/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR=$stage
+export PKG_CONFIG_PATH=$stage/usr/lib/pkgconfig
 export PKG_CONFIG_LIBDIR=$stage/usr/lib/pkgconfig	# no system .pc files
 if ! flags=$(pkg-config --cflags --libs kmutex 2>&1); then
 	bad "pkg-config --cflags --libs kmutex: $flags"
@@ -126,7 +133,20 @@ else
 	cflags=$(pkg-config --cflags kmutex)
 	libs=$(pkg-config --static --libs-only-other kmutex)
 	# shellcheck disable=SC2086
-	build_and_run pkgconfig-static static "" $cflags "$stage/usr/lib/libkmutex.a" $libs
+	build_and_run pkgconfig-static static "" $cflags \
+		"$stage/usr/lib/libkmutex.a" $libs
+fi
+# The debugging build, once it installs its .pc: the same correct
+# program must build unchanged and run without a report.
+if [ -f "$stage/usr/lib/pkgconfig/kmutex-debug.pc" ]; then
+	if ! flags=$(pkg-config --cflags --libs kmutex-debug 2>&1); then
+		bad "pkg-config --cflags --libs kmutex-debug: $flags"
+	else
+		# shellcheck disable=SC2086
+		build_and_run pkgconfig-debug shared "$stage/usr/lib" $flags
+	fi
+else
+	echo "(no kmutex-debug.pc installed yet: debug build not checked)"
 fi
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH PKG_CONFIG_LIBDIR
 

@@ -229,7 +229,7 @@ static void *racer_thread(void *arg)
 enum race_mode {
 	RACE_RESTART = 1,	/* handler installed with SA_RESTART */
 	RACE_KILLABLE = 2,	/* W uses mutex_lock_killable */
-	RACE_BARGE = 4,		/* the holder takes the lock back at once */
+	RACE_BARGE = 4,		/* the holder re-takes the lock at once */
 	RACE_GATED = 8,		/* W is held in its handler (see gate) */
 };
 

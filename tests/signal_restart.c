@@ -126,7 +126,8 @@ static void check_interrupted(enum wait_kind kind, int flags)
 	start_and_signal(&s, kind, flags);
 	if (!POLL_UNTIL(__atomic_load_n(&s.done, __ATOMIC_ACQUIRE), 5000)) {
 		fprintf(stderr, "FAIL: %s, %s: the signal did not end the "
-			"wait\n", name[kind], flags ? "SA_RESTART" : "no flags");
+			"wait\n", name[kind],
+			flags ? "SA_RESTART" : "no flags");
 		exit(1);
 	}
 	CHECK(pthread_join(s.thread, NULL) == 0);

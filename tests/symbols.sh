@@ -15,12 +15,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 bad() { echo "FAIL: $*"; fail=1; }
+list() { tr '\n' ' ' < "$1"; }
 
 for tool in nm readelf; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	command -v $tool > /dev/null ||
+		{ echo "SKIP: $tool not installed"; exit 77; }
 done
-[ -f "$B/libkmutex.so" ] && [ -f "$B/libkmutex.a" ] ||
-	{ echo "FAIL: $B/libkmutex.so or $B/libkmutex.a missing (run make)"; exit 1; }
+for f in libkmutex.so libkmutex.a; do
+	[ -f "$B/$f" ] || { echo "FAIL: no $B/$f (run make)"; exit 1; }
+done
 
 # Names that may be global: kmutex_... and __kmutex_...
 prefixed='^(__)?kmutex_'
@@ -28,18 +31,23 @@ prefixed='^(__)?kmutex_'
 # --- the shared library ---------------------------------------------------
 nm -D --defined-only "$B/libkmutex.so" > "$tmp/dyn" || bad "nm -D failed"
 # "ADDR TYPE NAME[@@VERSION]"; the version node is an absolute symbol.
-awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/dyn" | sort -u > "$tmp/dyn.names"
+awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/dyn" |
+	sort -u > "$tmp/dyn.names"
 grep -qx kmutex_mutex_lock_slowpath "$tmp/dyn.names" ||
-	bad "libkmutex.so does not export kmutex_mutex_lock_slowpath (nm output wrong?)"
+	bad "libkmutex.so lacks kmutex_mutex_lock_slowpath (nm output?)"
 if grep -Ev "$prefixed" "$tmp/dyn.names" > "$tmp/dyn.bad"; then
-	bad "libkmutex.so exports names without the kmutex_ prefix: $(tr '\n' ' ' < "$tmp/dyn.bad")"
+	bad "libkmutex.so exports names without the kmutex_ prefix:" \
+		"$(list "$tmp/dyn.bad")"
 else
-	echo "libkmutex.so exports $(wc -l < "$tmp/dyn.names") names, all kmutex_*"
+	echo "libkmutex.so exports $(wc -l < "$tmp/dyn.names") names," \
+		"all kmutex_*"
 fi
-awk '$2 == "A" { print $3 }' "$tmp/dyn" | grep -vx KMUTEX_1 > "$tmp/dyn.abs" &&
-	bad "unexpected absolute symbols: $(tr '\n' ' ' < "$tmp/dyn.abs")"
+awk '$2 == "A" { print $3 }' "$tmp/dyn" | grep -vx KMUTEX_1 \
+	> "$tmp/dyn.abs" && bad "unexpected absolute symbols:" \
+		"$(list "$tmp/dyn.abs")"
 
-soname=$(readelf -d "$B/libkmutex.so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+soname=$(readelf -d "$B/libkmutex.so" |
+	sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 case $soname in
 libkmutex.so.[0-9]*)
 	echo "SONAME $soname"
@@ -55,14 +63,18 @@ int main(void) { mutex_lock(&m); mutex_unlock(&m); return 0; }
 EOF
 # Control: the same program builds without -DKMUTEX_DEBUG.
 $CC -Iinclude "$tmp/prog.c" "$B/libkmutex.a" -pthread -o "$tmp/prog" \
-	> "$tmp/prog.log" 2>&1 || bad "the control program does not build: $(head -n 3 "$tmp/prog.log")"
+	> "$tmp/prog.log" 2>&1 ||
+	bad "the control program does not build: $(head -n 3 "$tmp/prog.log")"
 for lib in "$B/libkmutex.a" "-L$B -lkmutex"; do
 	# shellcheck disable=SC2086
 	if $CC -DKMUTEX_DEBUG -Iinclude "$tmp/prog.c" $lib -pthread \
 		-o "$tmp/prog.debug" > "$tmp/debug.log" 2>&1; then
-		bad "a -DKMUTEX_DEBUG program builds against the production library ($lib)"
+		bad "a -DKMUTEX_DEBUG program builds against the" \
+			"production library ($lib)"
 	else
-		echo "-DKMUTEX_DEBUG against $lib refused: $(grep -m 1 -E '#error|kmutex_abi_debug_build|error' "$tmp/debug.log")"
+		echo "-DKMUTEX_DEBUG against $lib refused:" \
+			"$(grep -m 1 -E '#error|kmutex_abi_debug_build|error' \
+				"$tmp/debug.log")"
 	fi
 done
 # The ABI marker alone (what stays once a debug build exists): a unit
@@ -72,15 +84,18 @@ cat > "$tmp/marker.c" <<'EOF'
 #include <kmutex/compiler.h>
 int main(void) { return 0; }
 EOF
-if $CC -DKMUTEX_DEBUG -Iinclude "$tmp/marker.c" "$B/libkmutex.a" -pthread \
-	-o "$tmp/marker" > "$tmp/marker.log" 2>&1; then
-	bad "a unit compiled with -DKMUTEX_DEBUG links against the production library"
+if $CC -DKMUTEX_DEBUG -Iinclude "$tmp/marker.c" "$B/libkmutex.a" \
+	-pthread -o "$tmp/marker" > "$tmp/marker.log" 2>&1; then
+	bad "a unit compiled with -DKMUTEX_DEBUG links against the" \
+		"production library"
 elif ! grep -q kmutex_abi_debug_build "$tmp/marker.log"; then
-	bad "the debug/production mix failed, but not on the ABI marker: $(head -n 3 "$tmp/marker.log")"
+	bad "the debug/production mix failed, but not on the ABI marker:" \
+		"$(head -n 3 "$tmp/marker.log")"
 else
 	echo "ABI marker: $(grep -m 1 'undefined reference' "$tmp/marker.log")"
 fi
 $CC -Iinclude "$tmp/marker.c" "$B/libkmutex.a" -pthread -o "$tmp/marker" \
-	> "$tmp/marker.log" 2>&1 || bad "the production marker does not link: $(head -n 3 "$tmp/marker.log")"
+	> "$tmp/marker.log" 2>&1 ||
+	bad "the production marker does not link: $(head -n 3 "$tmp/marker.log")"
 
 exit $fail
