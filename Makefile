@@ -127,8 +127,11 @@ bench-debug: bench/debug/cost.c all
 	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $(DB)/cost-production $(B)/libkmutex.a
 	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $(DB)/cost-debug \
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
-	$(DB)/cost-production
-	$(DB)/cost-debug
+	@{ $(DB)/cost-production; $(DB)/cost-debug; } | awk \
+		'{ print; ns[$$1 " " $$2] = $$3 } END { \
+		  split("single nested deep", c, " "); \
+		  for (i = 1; i <= 3; i++) printf "debug/production %s: %.1fx\n", \
+		    c[i], ns["debug " c[i]] / ns["production " c[i]] }'
 
 install: install-debug
 install-debug: all $(B)/kmutex-debug.pc
