@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # symbols.sh - the library's link-level contract (docs/API.md, "How a
 # program finds it"):
-#   - libkmutex.so exports only kmutex_* and __kmutex_* (plus the
-#     version node KMUTEX_1), and has a SONAME;
+#   - libkmutex.so (and libkmutex-debug.so, when built) exports only
+#     kmutex_* and __kmutex_* (plus the version node KMUTEX_1), and has
+#     a SONAME;
+#   - the .a archives define no other global names either: a static
+#     link must not clash with a program's own functions of those names;
 #   - a program compiled for the debugging build (-DKMUTEX_DEBUG) does
 #     not build against the production library (today <linux/mutex.h>
 #     refuses it with #error; the ABI marker makes the link fail too).
@@ -28,32 +31,85 @@ done
 # Names that may be global: kmutex_... and __kmutex_...
 prefixed='^(__)?kmutex_'
 
-# --- the shared library ---------------------------------------------------
-nm -D --defined-only "$B/libkmutex.so" > "$tmp/dyn" || bad "nm -D failed"
-# "ADDR TYPE NAME[@@VERSION]"; the version node is an absolute symbol.
-awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/dyn" |
-	sort -u > "$tmp/dyn.names"
-grep -qx kmutex_mutex_lock_slowpath "$tmp/dyn.names" ||
-	bad "libkmutex.so lacks kmutex_mutex_lock_slowpath (nm output?)"
-if grep -Ev "$prefixed" "$tmp/dyn.names" > "$tmp/dyn.bad"; then
-	bad "libkmutex.so exports names without the kmutex_ prefix:" \
-		"$(list "$tmp/dyn.bad")"
-else
-	echo "libkmutex.so exports $(wc -l < "$tmp/dyn.names") names," \
-		"all kmutex_*"
-fi
-awk '$2 == "A" { print $3 }' "$tmp/dyn" | grep -vx KMUTEX_1 \
-	> "$tmp/dyn.abs" && bad "unexpected absolute symbols:" \
-		"$(list "$tmp/dyn.abs")"
+# --- the shared libraries ---------------------------------------------------
+check_shared() {	# NAME (libkmutex, libkmutex-debug)
+	local so=$B/$1.so soname
+	nm -D --defined-only "$so" > "$tmp/dyn" || bad "nm -D $so failed"
+	# "ADDR TYPE NAME[@@VERSION]"; the version node is an absolute symbol.
+	awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/dyn" |
+		sort -u > "$tmp/dyn.names"
+	grep -qx kmutex_mutex_lock_slowpath "$tmp/dyn.names" ||
+		grep -q '^kmutex_debug_' "$tmp/dyn.names" ||
+		bad "$1.so lacks the kmutex_ entry points (nm output?)"
+	if grep -Ev "$prefixed" "$tmp/dyn.names" > "$tmp/dyn.bad"; then
+		bad "$1.so exports names without the kmutex_ prefix:" \
+			"$(list "$tmp/dyn.bad")"
+	else
+		echo "$1.so exports $(wc -l < "$tmp/dyn.names") names," \
+			"all kmutex_*"
+	fi
+	awk '$2 == "A" { print $3 }' "$tmp/dyn" | grep -vx KMUTEX_1 \
+		> "$tmp/dyn.abs" && bad "$1.so: unexpected absolute symbols:" \
+			"$(list "$tmp/dyn.abs")"
 
-soname=$(readelf -d "$B/libkmutex.so" |
-	sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-case $soname in
-libkmutex.so.[0-9]*)
-	echo "SONAME $soname"
-	[ -e "$B/$soname" ] || bad "no $B/$soname for SONAME $soname" ;;
-*)	bad "libkmutex.so has no proper SONAME (got '$soname')" ;;
-esac
+	soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+	case $soname in
+	"$1".so.[0-9]*)
+		echo "$1.so: SONAME $soname"
+		[ -e "$B/$soname" ] || bad "no $B/$soname for SONAME $soname" ;;
+	*)	bad "$1.so has no proper SONAME (got '$soname')" ;;
+	esac
+}
+
+# --- the static libraries ---------------------------------------------------
+# Hidden visibility hides nothing from a static link: every global name
+# in an archive is one that a program linked with it may not define.
+check_static() {	# NAME
+	local ar=$B/$1.a name
+	nm -g --defined-only "$ar" 2> /dev/null |
+		awk 'NF == 3 { print $3 }' | sort -u > "$tmp/ar.names"
+	grep -q '^kmutex_' "$tmp/ar.names" ||
+		bad "$1.a has no kmutex_ names (nm output?)"
+	if ! grep -Ev "$prefixed" "$tmp/ar.names" > "$tmp/ar.bad"; then
+		echo "$1.a defines $(wc -l < "$tmp/ar.names") global names," \
+			"all kmutex_*"
+		return
+	fi
+	bad "$1.a defines global names without the kmutex_ prefix, which" \
+		"clash with a program's own in a static link:" \
+		"$(list "$tmp/ar.bad")"
+	# Show the clash itself, with the first such name (production).
+	[ "$1" = libkmutex ] || return
+	name=$(head -n 1 "$tmp/ar.bad")
+	cat > "$tmp/clash.c" <<-EOF
+	#include <linux/mutex.h>
+	static DEFINE_MUTEX(m);
+	void $name(void);
+	void $name(void) { }	/* the program's own, same name */
+	int main(void)
+	{
+		mutex_lock(&m);
+		mutex_unlock(&m);
+		$name();
+		return 0;
+	}
+	EOF
+	if ! $CC -Iinclude "$tmp/clash.c" "$B/libkmutex.a" -pthread \
+		-o "$tmp/clash" > "$tmp/clash.log" 2>&1; then
+		echo "    so a program with its own $name() does not link:"
+		grep -m 2 -i 'multiple definition\|duplicate' \
+			"$tmp/clash.log" | sed 's/^/    /'
+	fi
+}
+
+for lib in libkmutex libkmutex-debug; do
+	if [ ! -f "$B/$lib.so" ] && [ "$lib" = libkmutex-debug ]; then
+		echo "(no $lib built: not checked)"
+		continue
+	fi
+	check_shared $lib
+	check_static $lib
+done
 
 # --- a debug-build program against the production library ----------------
 cat > "$tmp/prog.c" <<'EOF'
@@ -96,6 +152,7 @@ else
 fi
 $CC -Iinclude "$tmp/marker.c" "$B/libkmutex.a" -pthread -o "$tmp/marker" \
 	> "$tmp/marker.log" 2>&1 ||
-	bad "the production marker does not link: $(head -n 3 "$tmp/marker.log")"
+	bad "the production marker does not link:" \
+		"$(head -n 3 "$tmp/marker.log")"
 
 exit $fail
