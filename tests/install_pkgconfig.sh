@@ -6,6 +6,8 @@
 #   - `pkg-config --cflags --libs kmutex` (pointed at the staging dir)
 #     builds a program that uses <linux/mutex.h> and <linux/cleanup.h>,
 #     linked against the shared library and, with the .a, statically;
+#   - the installed kmutex.pc names the PREFIX of that install, also
+#     when an earlier install used another PREFIX;
 #   - in-tree: `-Iinclude build/libkmutex.a -pthread`, and the shared
 #     library with `-Lbuild -lkmutex`.
 # Each program runs and must print the right total.
@@ -149,6 +151,36 @@ else
 	echo "(no kmutex-debug.pc installed yet: debug build not checked)"
 fi
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH PKG_CONFIG_LIBDIR
+
+# --- a second install, with another PREFIX --------------------------------
+# The .pc is generated from kmutex.pc.in with PREFIX substituted; an
+# install with a new PREFIX must not install the one made for the last.
+check_pc() {	# STAGE PREFIX
+	local pc line missing
+	for pc in "$1$2"/lib/pkgconfig/*.pc; do
+		missing=
+		for line in prefix=$2 libdir=$2/lib \
+			includedir=$2/include/kmutex; do
+			grep -qx "$line" "$pc" || missing+="$line "
+		done
+		[ -z "$missing" ] ||
+			bad "make install PREFIX=$2 installed a ${pc##*/}" \
+				"without: $missing(it has:" \
+				"$(grep -E '^(prefix|.*dir)=' "$pc" |
+					tr '\n' ' '))"
+	done
+}
+check_pc "$stage" /usr
+stage2=$tmp/stage2
+if make -s --no-print-directory install PREFIX=/opt/kmutex DESTDIR="$stage2" \
+	CC="$CC" B="$B" > "$tmp/install2.log" 2>&1; then
+	[ -f "$stage2/opt/kmutex/lib/libkmutex.a" ] ||
+		bad "PREFIX=/opt/kmutex: libkmutex.a not under /opt/kmutex/lib"
+	check_pc "$stage2" /opt/kmutex
+else
+	bad "make install PREFIX=/opt/kmutex DESTDIR=... failed"
+	sed 's/^/    /' "$tmp/install2.log" | tail -n 10
+fi
 
 # --- in-tree, without installing --------------------------------------------
 build_and_run in-tree-static static "" -Iinclude "$B/libkmutex.a" -pthread
