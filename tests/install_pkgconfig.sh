@@ -17,7 +17,9 @@ CC=${CC:-cc}
 B=${B:-build}
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The .pc files made for this test's PREFIXes must not be left for a
+# later "make install" with another one (see the second install below).
+trap 'rm -rf "$tmp" "$B/kmutex.pc" "$B/kmutex-debug.pc"' EXIT
 
 bad() { echo "FAIL: $*"; fail=1; }
 
