@@ -62,6 +62,10 @@ struct machine {
 	const char *libc;
 	char clocksource[32];
 	double load_before[3], load_after[3];
+	/* Shares of all CPUs' time over the run (machine_usage_end). */
+	double share_self, share_others, share_steal;
+	/* Private to machine.c: the counters at the start. */
+	double busy0, steal0, self0, wall0;
 };
 
 extern struct settings set;
@@ -69,6 +73,8 @@ extern struct machine mach;
 
 void machine_read(struct machine *m);
 void machine_load(double load[3]);
+/* What this process, other processes and the host took of the CPUs. */
+void machine_usage_end(struct machine *m);
 
 /* results.c: every sample, kept by repetition. */
 struct sample {

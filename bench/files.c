@@ -148,9 +148,11 @@ static void json_head(FILE *f)
 	fprintf(f, ", \"clocksource\": ");
 	json_str(f, mach.clocksource);
 	fprintf(f, ", \"load_before\": [%.2f, %.2f, %.2f], \"load_after\": "
-		"[%.2f, %.2f, %.2f]},\n", mach.load_before[0],
-		mach.load_before[1], mach.load_before[2], mach.load_after[0],
-		mach.load_after[1], mach.load_after[2]);
+		"[%.2f, %.2f, %.2f], \"cpu_share_self\": %.3f, "
+		"\"cpu_share_others\": %.3f, \"cpu_share_steal\": %.3f},\n",
+		mach.load_before[0], mach.load_before[1], mach.load_before[2],
+		mach.load_after[0], mach.load_after[1], mach.load_after[2],
+		mach.share_self, mach.share_others, mach.share_steal);
 	fprintf(f, "\"settings\": {\"mode\": \"%s\", \"reps\": %u, "
 		"\"seconds\": %g, \"warmup\": %g, \"cs_ns\": %g, "
 		"\"private_ns\": %g, \"cs_rounds\": %u, \"private_steps\": %u, "

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -42,6 +44,55 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* All CPUs' busy time and the time the host stole, in s (/proc/stat). */
+static void machine_cpu(double *busy, double *steal)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, st;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+
+	*busy = *steal = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user,
+		   &nice, &sys, &idle, &iowait, &irq, &softirq, &st) == 8) {
+		*busy = (double)(user + nice + sys + irq + softirq) / hz;
+		*steal = (double)st / hz;
+	}
+	fclose(f);
+}
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void machine_usage_end(struct machine *m)
+{
+	double busy, steal, cpus = (double)m->cpus_online;
+	double all = (wall() - m->wall0) * (cpus > 0 ? cpus : 1);
+	double self = self_cpu() - m->self0;
+
+	machine_cpu(&busy, &steal);
+	m->share_self = self / all;
+	m->share_others = (busy - m->busy0 - self) / all;
+	if (m->share_others < 0)	/* tick-granular counters */
+		m->share_others = 0;
+	m->share_steal = (steal - m->steal0) / all;
+}
+
 void machine_load(double load[3])
 {
 	if (getloadavg(load, 3) != 3)
@@ -64,4 +115,7 @@ void machine_read(struct machine *m)
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  m->clocksource, sizeof(m->clocksource));
 	machine_load(m->load_before);
+	machine_cpu(&m->busy0, &m->steal0);
+	m->self0 = self_cpu();
+	m->wall0 = wall();
 }

@@ -451,6 +451,7 @@ int main(int argc, char **argv)
 		derive_oversub();
 
 	machine_load(mach.load_after);
+	machine_usage_end(&mach);
 	report_tables();
 	report_files();
 	printf("elapsed   %.1f s\n", (double)(now_ns() - t0) / 1e9);

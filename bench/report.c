@@ -375,8 +375,13 @@ void report_tables(void)
 	       "run (after includes the benchmark's own threads)\n",
 	       mach.load_before[0], mach.load_before[1], mach.load_before[2],
 	       mach.load_after[0], mach.load_after[1], mach.load_after[2]);
-	if (mach.load_before[0] >= 0.5)
-		printf("warning   the machine was busy before the run (load "
-		       "%.2f): other work skews contended figures by up to "
-		       "2x\n", mach.load_before[0]);
+	printf("CPU use   during the run: this benchmark %.0f%%, other "
+	       "processes %.0f%%, stolen by the host %.0f%% of the %ld CPUs\n",
+	       100 * mach.share_self, 100 * mach.share_others,
+	       100 * mach.share_steal, mach.cpus_online);
+	if (mach.share_others >= 0.1 || mach.share_steal >= 0.1)
+		printf("warning   other work took %.0f%% of the CPUs during the "
+		       "run: contended figures are skewed (up to 2x); re-run "
+		       "on a quiet machine before trusting them\n",
+		       100 * (mach.share_others + mach.share_steal));
 }
