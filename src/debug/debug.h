@@ -73,6 +73,7 @@ struct held_lock {
 	struct kmutex_lock_class *class;
 	const void *obj;		/* the lock, for debug_check_no_locks_freed */
 	size_t obj_size;
+	int *owner;			/* the lock's owner tid field, or NULL */
 	const void *ip;			/* return address of the lock call */
 	const char *call;		/* "mutex_lock(&m) at f.c:12" */
 	uint64_t chain_key;		/* of held[0..this] */

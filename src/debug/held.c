@@ -89,7 +89,8 @@ static void thread_exit(void *arg)
 			rprintf("the thread is exiting: the locks below can "
 				"never be released by it\n\n");
 			report_held_locks(t);
-			report_backtrace(NULL);
+			/* From the C library's thread exit, without ours. */
+			report_backtrace(__builtin_return_address(0));
 			report_end();
 		}
 		lockdep_lock_release();
@@ -102,9 +103,51 @@ static void thread_exit(void *arg)
 	free(t);
 }
 
+/*
+ * fork(): the child has one thread, the caller.  lockdep_lock is held
+ * across the fork so that the child does not inherit it locked by a
+ * thread that does not exist there, and the other threads (and the locks
+ * they held) leave the child's list.
+ */
+static void fork_prepare(void)
+{
+	lockdep_lock_acquire();
+}
+
+static void fork_parent(void)
+{
+	lockdep_lock_release();
+}
+
+static void fork_child(void)
+{
+	struct kmutex_thread *t, *next;
+
+	for (t = threads.next; t != &threads; t = next) {
+		next = t->next;
+		if (t == lockdep_self)
+			continue;
+		t->prev->next = t->next;
+		t->next->prev = t->prev;
+		free(t);
+	}
+	if (lockdep_self) {
+		int i, tid = (int)syscall(SYS_gettid);
+
+		/* The child holds what its parent thread held: under its tid. */
+		for (i = 0; i < lockdep_self->depth; i++)
+			if (lockdep_self->held[i].owner)
+				*lockdep_self->held[i].owner = tid;
+		lockdep_self->tid = tid;
+	}
+	pthread_mutex_init(&lockdep_lock, NULL);
+	lockdep_recursion--;
+}
+
 static void exit_key_init(void)
 {
 	pthread_key_create(&exit_key, thread_exit);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	stack_warm_up();
 }
 
@@ -180,7 +223,7 @@ void held_remove(struct kmutex_thread *t, struct held_lock *h)
 		key = chain_key_next(key, t->held[i].class->id);
 		t->held[i].chain_key = key;
 	}
-	__atomic_store_n(&t->depth, t->depth - 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->depth, t->depth - 1, __ATOMIC_RELEASE);
 }
 
 /**
@@ -236,7 +279,7 @@ KMUTEX_API void kmutex_debug_check_no_locks_freed(const void *addr,
 		return;
 	lockdep_lock_acquire();
 	for (t = threads.next; t != &threads; t = t->next) {
-		int i, depth = __atomic_load_n(&t->depth, __ATOMIC_RELAXED);
+		int i, depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
 
 		for (i = 0; i < depth && i < MAX_LOCK_DEPTH; i++) {
 			struct held_lock *h = &t->held[i];

@@ -198,6 +198,7 @@ static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
 	h->class = class_get(&lock->dep_map, subclass);
 	h->obj = lock;
 	h->obj_size = sizeof(*lock);
+	h->owner = &lock->owner;
 	h->ip = ip;
 	h->call = call;
 	h->chain_key = chain_key_next(prev, h->class->id);

@@ -158,7 +158,7 @@ void report_thread(int tid)
 
 void report_held_locks(struct kmutex_thread *t)
 {
-	int i, depth = __atomic_load_n(&t->depth, __ATOMIC_RELAXED);
+	int i, depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
 
 	if (!depth) {
 		rprintf("no locks held by ");
