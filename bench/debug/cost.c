@@ -12,13 +12,17 @@
  *            lock+unlock is timed; its chain is in the cache);
  *   deep     the same with four locks already held.
  * Each is the best of several runs, to keep scheduler noise out.
+ * An argument sets the loop count (default 2000000), e.g. to run the
+ * production build under valgrind --tool=helgrind for comparison.
  */
 #include <linux/mutex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
-#define LOOPS	2000000
 #define RUNS	7
+
+static long loops = 2000000;
 
 #ifdef KMUTEX_DEBUG
 #define BUILD	"debug"
@@ -43,25 +47,28 @@ static double now(void)
 static double time_inner(struct mutex *m)
 {
 	double best = 1e30;
-	int r, i;
+	long i;
+	int r;
 
 	for (r = 0; r < RUNS; r++) {
 		double t0 = now(), t;
 
-		for (i = 0; i < LOOPS; i++) {
+		for (i = 0; i < loops; i++) {
 			mutex_lock(m);
 			__asm__ __volatile__("" ::: "memory");
 			mutex_unlock(m);
 		}
-		t = (now() - t0) / LOOPS;
+		t = (now() - t0) / loops;
 		if (t < best)
 			best = t;
 	}
 	return best;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1)
+		loops = atol(argv[1]);
 	printf("%s single %.1f\n", BUILD, time_inner(&a));
 	mutex_lock(&a);
 	printf("%s nested %.1f\n", BUILD, time_inner(&b));
