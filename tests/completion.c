@@ -272,6 +272,21 @@ static void test_complete_all(void)
 		complete(&x);
 		CHECK_EQ(drain(&x), 1);
 	}
+	/* More waiters than the library wakes in one batch. */
+	{
+		struct fam_call many[20];
+
+		for (i = 0; i < 20; i++) {
+			fam_start(&many[i], call_wait, &x, 0);
+			fam_wait_queued(&many[i], &x.wait_list, i + 1);
+		}
+		complete_all(&x);
+		for (i = 0; i < 20; i++)
+			CHECK_EQ(fam_join(&many[i]), 0);
+		reinit_completion(&x);
+		check_idle(&x);
+	}
+
 	/* complete_all with nobody waiting. */
 	complete_all(&x);
 	fam_start(&c[0], call_wait, &x, 0);

@@ -171,32 +171,35 @@ static void test_readers_share(void)
 
 /*
  * up_write lets the readers queued behind it in together: with the
- * write lock held, READERS threads queue for reading; after up_write
- * each of them holds the read lock until all of them do.  Then a writer
- * queued behind a batch of readers gets in once they are done, and the
- * readers queued behind that writer wait for it.
+ * write lock held, n threads queue for reading; after up_write each of
+ * them holds the read lock until all of them do (4, and more than the
+ * library wakes in one batch).  Then a writer queued behind a batch of
+ * readers gets in once they are done, and the readers queued behind
+ * that writer wait for it.
  */
-#define READERS	4
+#define READERS	20
 
 static void test_up_write_wakes_readers(void)
 {
 	struct fam_call c[READERS], w, late;
 	struct rw_semaphore s;
-	int i;
+	int i, n;
 
 	init_rwsem(&s);
-	readers_in = 0;
-	down_write(&s);
-	for (i = 0; i < READERS; i++) {
-		fam_start(&c[i], call_read_until_all_in, &s, READERS);
-		fam_wait_queued(&c[i], &s.wait_list, i + 1);
+	for (n = 4; n <= READERS; n += READERS - 4) {
+		readers_in = 0;
+		down_write(&s);
+		for (i = 0; i < n; i++) {
+			fam_start(&c[i], call_read_until_all_in, &s, n);
+			fam_wait_queued(&c[i], &s.wait_list, i + 1);
+		}
+		test_sleep_ms(20);
+		CHECK_EQ(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST), 0);
+		up_write(&s);
+		for (i = 0; i < n; i++)
+			CHECK_EQ(fam_join(&c[i]), 0);
+		check_idle(&s);
 	}
-	test_sleep_ms(20);
-	CHECK_EQ(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST), 0);
-	up_write(&s);
-	for (i = 0; i < READERS; i++)
-		CHECK_EQ(fam_join(&c[i]), 0);
-	check_idle(&s);
 
 	/* Readers, then a writer, then a reader, behind a writer. */
 	readers_in = 0;

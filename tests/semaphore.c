@@ -505,6 +505,19 @@ static void test_timeout(void)
 	CHECK_EQ(fam_join(&d), 0);
 	check_idle(&s, 0);
 
+	/* Timeouts too long to ever expire still wait for the unit. */
+	fam_start(&c, call_down_timeout, &s, MAX_SCHEDULE_TIMEOUT);
+	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_start(&d, call_down_timeout, &s, MAX_SCHEDULE_TIMEOUT - 1);
+	fam_wait_queued(&d, &s.wait_list, 2);
+	test_sleep_ms(20);
+	CHECK(!fam_done(&c) && !fam_done(&d));
+	up(&s);
+	CHECK_EQ(fam_join(&c), 0);
+	up(&s);
+	CHECK_EQ(fam_join(&d), 0);
+	check_idle(&s, 0);
+
 	/* A unit free at the call: 0 at once. */
 	up(&s);
 	CHECK_EQ(down_timeout(&s, 50), 0);
