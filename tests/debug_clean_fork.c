@@ -37,7 +37,7 @@ static void clean(void)
 		CHECK(pid >= 0);
 		mutex_unlock(&before_fork);
 		if (pid == 0) {
-			/* busy may be held by the spinner, gone here: not it. */
+			/* Not busy: the spinner, gone here, may hold it. */
 			mutex_lock(&before_fork);
 			mutex_unlock(&before_fork);
 			_exit(0);

@@ -23,5 +23,6 @@ static void bug(void)
 }
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))",
-		    "\"&m\"", "mutex_destroy(&m) at tests/debug_destroy_held.c:16",
+		    "\"&m\"",
+		    "mutex_destroy(&m) at tests/debug_destroy_held.c:16",
 		    "destroy_while_held+")

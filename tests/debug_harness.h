@@ -129,7 +129,7 @@ static inline void debug_expect_report(const char *title,
 	if (!WIFSIGNALED(r.status) || WTERMSIG(r.status) != SIGABRT)
 		debug_fail(&r, "KMUTEX_DEBUG=abort did not abort");
 	if (debug_count(r.out, title) != 1 || strstr(r.out, DEBUG_WENT_ON))
-		debug_fail(&r, "KMUTEX_DEBUG=abort: not right after the report");
+		debug_fail(&r, "KMUTEX_DEBUG=abort: not right after it");
 	end = "KMUTEX_DEBUG=abort: aborting\n";
 	if (r.len < strlen(end) || strcmp(r.out + r.len - strlen(end), end))
 		debug_fail(&r, "KMUTEX_DEBUG=abort: more after the report");

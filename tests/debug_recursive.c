@@ -49,4 +49,5 @@ static void bug(void)
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: possible recursive locking detected",
 		    "\"lock_a\"", "take_twice+", "*** DEADLOCK ***",
-		    "mutex_lock_interruptible(&lock_a) at tests/debug_recursive.c")
+		    "mutex_lock_interruptible(&lock_a) at "
+		    "tests/debug_recursive.c:33")

@@ -39,5 +39,6 @@ static void bug(void)
 }
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: bad unlock balance detected!",
-		    "\"owned\"", "but the thread does not hold it, held by holder/",
+		    "\"owned\"",
+		    "but the thread does not hold it, held by holder/",
 		    "holder_thread+", "release_for_it+")

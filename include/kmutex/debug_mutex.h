@@ -30,7 +30,7 @@
 #include <kmutex/lockdep.h>
 
 struct mutex {
-	int count;			/* 1 free, 0 locked, <0 locked + waiters */
+	int count;			/* 1 free, 0 locked, <0 + waiters */
 	int wait_lock;			/* internal futex lock for wait_list */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
 	int spinner;			/* a thread spins before queueing */
@@ -114,7 +114,7 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 				       __KMUTEX_CALL(mutex_lock_nested, lock)))
 #define mutex_lock_nest_lock(lock, nest_lock)				\
 	((void)kmutex_debug_mutex_lock((lock), 0, &(nest_lock)->dep_map, 0, \
-				       __KMUTEX_CALL(mutex_lock_nest_lock, lock)))
+		__KMUTEX_CALL(mutex_lock_nest_lock, lock)))
 #define mutex_lock_interruptible(lock)					\
 	kmutex_debug_mutex_lock((lock), 0, (void *)0, 1,		\
 				__KMUTEX_CALL(mutex_lock_interruptible, lock))

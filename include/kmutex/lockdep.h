@@ -89,8 +89,8 @@ struct kmutex_lock_class;
 struct kmutex_dep_map {
 	/* The class key; NULL: a statically defined lock, keyed by its map. */
 	const struct lock_class_key *key;
-	const char *name;	/* the variable, as DEFINE_MUTEX/mutex_init saw it */
-	const char *site;	/* "file.c:12", where it was defined or initialised */
+	const char *name;	/* the variable, as written */
+	const char *site;	/* "file.c:12", where it was initialised */
 	const char *key_name;	/* lockdep_set_class()'s key, or NULL */
 	/* The classes of (key, subclass), filled in on first use. */
 	struct kmutex_lock_class *class_cache[KMUTEX_MAX_SUBCLASSES];

@@ -71,9 +71,9 @@ struct lock_dep {
 struct held_lock {
 	struct kmutex_dep_map *map;
 	struct kmutex_lock_class *class;
-	const void *obj;		/* the lock, for debug_check_no_locks_freed */
+	const void *obj;		/* the lock, for the freed check */
 	size_t obj_size;
-	int *owner;			/* the lock's owner tid field, or NULL */
+	int *owner;			/* the lock's owner tid, or NULL */
 	const void *ip;			/* return address of the lock call */
 	const char *call;		/* "mutex_lock(&m) at f.c:12" */
 	uint64_t chain_key;		/* of held[0..this] */

@@ -207,7 +207,8 @@ static void report_circular(struct kmutex_thread *t, struct held_lock *prev,
 	int n = 0, i;
 
 	/* The path next ->* prev, collected backwards from prev. */
-	for (d = prev->class->bfs_parent; d && n < 64; d = d->from->bfs_parent) {
+	for (d = prev->class->bfs_parent; d && n < 64;
+	     d = d->from->bfs_parent) {
 		path[n++] = d;
 		if (d->from == next->class)
 			break;

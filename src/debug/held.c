@@ -134,7 +134,7 @@ static void fork_child(void)
 	if (lockdep_self) {
 		int i, tid = (int)syscall(SYS_gettid);
 
-		/* The child holds what its parent thread held: under its tid. */
+		/* The child holds what its parent thread held, as itself. */
 		for (i = 0; i < lockdep_self->depth; i++)
 			if (lockdep_self->held[i].owner)
 				*lockdep_self->held[i].owner = tid;
