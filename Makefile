@@ -35,8 +35,18 @@ all: $(B)/libkmutex.a $(B)/libkmutex.so
 $(B)/obj/%.o: src/%.c $(LIB_HDRS) | $(B)/obj
 	$(CC) $(LIBCFLAGS) -c $< -o $@
 
+# A static archive would leave the library's internal (hidden) functions
+# global, free to clash with a program's own names: link the objects into
+# one relocatable object first and make its hidden symbols local, so the
+# archive defines only kmutex_ names, as the shared library exports.
+define make_archive
+	$(CC) -r -nostdlib -o $(@:.a=.o) $(1)
+	objcopy --localize-hidden $(@:.a=.o)
+	rm -f $@ && ar rcs $@ $(@:.a=.o)
+endef
+
 $(B)/libkmutex.a: $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
-	rm -f $@ && ar rcs $@ $^
+	$(call make_archive,$^)
 
 $(B)/libkmutex.so.$(SOMAJOR): $(LIB_SRCS:src/%.c=$(B)/obj/%.o) src/libkmutex.map
 	$(CC) $(CFLAGS) -shared -pthread -Wl,-soname,libkmutex.so.$(SOMAJOR) \
@@ -54,7 +64,7 @@ $(B)/busted%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 	for s in $(LIB_SRCS); do \
 		$(CC) $(LIBCFLAGS) -DKMUTEX_BUSTED=$* -c $$s \
 			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
-	rm -f $@ && ar rcs $@ $(@D)/obj/*.o
+	$(call make_archive,$(@D)/obj/*.o)
 
 $(B)/obj $(B)/tests:
 	mkdir -p $@
@@ -103,7 +113,7 @@ $(DB)/obj/%.o: src/%.c $(LIB_HDRS) $(DEBUG_HDRS)
 	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -c $< -o $@
 
 $(B)/libkmutex-debug.a: $(DEBUG_OBJS)
-	rm -f $@ && ar rcs $@ $^
+	$(call make_archive,$^)
 
 $(B)/libkmutex-debug.so.$(SOMAJOR): $(DEBUG_OBJS) src/libkmutex.map
 	$(CC) $(CFLAGS) -shared -pthread \
@@ -149,7 +159,9 @@ uninstall-debug:
 -include bench/bench.mk
 
 # --- install ----------------------------------------------------------------
-$(B)/%.pc: %.pc.in Makefile
+# Made anew on every install: PREFIX may differ from the last one.
+.PHONY: FORCE
+$(B)/%.pc: %.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
