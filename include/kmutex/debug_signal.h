@@ -30,7 +30,7 @@
 
 /* The real sigaction(), as --wrap names it; absent without --wrap. */
 extern int __real_sigaction(int sig, const void *act, void *oldact)
-	__attribute__((weak));
+	__attribute__((__weak__));
 
 int kmutex_sigaction(int sig, const void *act, void *oldact,
 		     int (*real)(int, const void *, void *));
@@ -41,13 +41,13 @@ void (*kmutex_signal(int sig, void (*handler)(int),
 int __wrap_sigaction(int sig, const void *act, void *oldact);
 void (*__wrap_signal(int sig, void (*handler)(int)))(int);
 
-__attribute__((weak))
+__attribute__((__weak__))
 int __wrap_sigaction(int sig, const void *act, void *oldact)
 {
 	return kmutex_sigaction(sig, act, oldact, __real_sigaction);
 }
 
-__attribute__((weak))
+__attribute__((__weak__))
 void (*__wrap_signal(int sig, void (*handler)(int)))(int)
 {
 	return kmutex_signal(sig, handler, __real_sigaction);
