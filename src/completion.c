@@ -62,14 +62,18 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 	wait_lock_release(&x->wait_lock);
 
 	ret = waiter_sleep(&w, intr, forever ? NULL : &deadline);
-	if (ret) {
-		wait_lock_acquire(&x->wait_lock);
-		if (waiter_state(&w) == WAITER_HANDOFF)
-			ret = 0;	/* completed as we gave up: keep it */
-		else
-			list_del(&w.node);
-		wait_lock_release(&x->wait_lock);
-	}
+	/*
+	 * Take wait_lock even when completed: complete() still holds it
+	 * after telling us, and the caller may free the completion as soon
+	 * as we return (DECLARE_COMPLETION_ONSTACK): we must not return
+	 * before complete() is done with it, as in the kernel.
+	 */
+	wait_lock_acquire(&x->wait_lock);
+	if (ret && waiter_state(&w) == WAITER_HANDOFF)
+		ret = 0;	/* completed as we gave up: keep it */
+	else if (ret)
+		list_del(&w.node);
+	wait_lock_release(&x->wait_lock);
 	if (ret == -EINTR)
 		return -EINTR;
 	if (ret == -ETIMEDOUT)
@@ -95,6 +99,20 @@ KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 	got = completion_take(x);
 	wait_lock_release(&x->wait_lock);
 	return got;
+}
+
+/**
+ * kmutex_completion_done_sync - wait until complete() is done with @x
+ * @x: a completion seen done
+ *
+ * completion_done() may be followed at once by freeing @x; the
+ * complete() that made it done may still hold wait_lock (the kernel
+ * serialises the same way).
+ */
+KMUTEX_API void kmutex_completion_done_sync(struct completion *x)
+{
+	wait_lock_acquire(&x->wait_lock);
+	wait_lock_release(&x->wait_lock);
 }
 
 /**

@@ -5,7 +5,9 @@
  *
  * A waiter queues at the tail with count at -1; up() dequeues the first
  * waiter and hands it the unit (WAITER_HANDOFF), so a wake-up always
- * means success.  A waiter that times out or is interrupted re-checks
+ * means success.  The woken waiter takes wait_lock once before it
+ * returns, so that up() is done with the semaphore before the caller
+ * may free it.  A waiter that times out or is interrupted re-checks
  * its state under wait_lock before it leaves: if up() handed it the unit
  * meanwhile, it keeps it and succeeds, so no unit is ever lost.
  */
@@ -81,12 +83,14 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 	wait_lock_release(&sem->wait_lock);
 
 	ret = waiter_sleep(&w, intr, timeout_ms > 0 ? &deadline : NULL);
-	if (ret == 0)
-		return 0;	/* up() dequeued us and handed us a unit */
-
+	/*
+	 * Even with the unit handed over (ret 0), take wait_lock once: up()
+	 * holds it until after it told us, and a semaphore used as a "done"
+	 * signal is often freed right after down() returns.
+	 */
 	wait_lock_acquire(&sem->wait_lock);
 	if (waiter_state(&w) == WAITER_HANDOFF) {
-		ret = 0;	/* the unit came as we gave up: keep it */
+		ret = 0;	/* the unit came (maybe as we gave up): keep it */
 	} else {
 		list_del(&w.node);
 		sem_unmark_if_idle(sem);

@@ -101,10 +101,17 @@ struct timespec deadline_after_ms(long ms)
 long ms_until(const struct timespec *deadline)
 {
 	struct timespec now;
-	long long ns;
+	long s, ns;
 
+	/* In seconds and ns apart: ns alone overflows past 292 years. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (long long)(deadline->tv_sec - now.tv_sec) * 1000000000 +
-	     (deadline->tv_nsec - now.tv_nsec);
-	return ns <= 0 ? 0 : (long)((ns + 999999) / 1000000);
+	s = deadline->tv_sec - now.tv_sec;
+	ns = deadline->tv_nsec - now.tv_nsec;
+	if (ns < 0) {
+		s--;
+		ns += 1000000000;
+	}
+	if (s < 0)
+		return 0;
+	return s * 1000 + (ns + 999999) / 1000000;
 }

@@ -40,7 +40,7 @@ extern const int kmutex_abi_production_build_v1;
 #endif
 
 #ifndef __KMUTEX_BUILDING_LIBRARY
-static const int *const __kmutex_abi_ref __attribute__((used, unused)) =
+static const int *const __kmutex_abi_ref __attribute__((__used__, __unused__)) =
 	&__KMUTEX_ABI_MARKER;
 #endif
 

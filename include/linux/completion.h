@@ -43,6 +43,7 @@ struct completion {
 void kmutex_complete(struct completion *x, int all);
 long kmutex_wait_for_completion(struct completion *x, int intr, long timeout);
 bool kmutex_try_wait_for_completion(struct completion *x);
+void kmutex_completion_done_sync(struct completion *x);
 
 /**
  * init_completion - initialise a completion at run time
@@ -160,7 +161,11 @@ static inline bool try_wait_for_completion(struct completion *x)
  */
 static inline bool completion_done(struct completion *x)
 {
-	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
+	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
+		return false;
+	/* The caller may free @x now: let complete() finish with it first. */
+	kmutex_completion_done_sync(x);
+	return true;
 }
 
 /**

@@ -132,17 +132,17 @@ static inline int down_trylock(struct semaphore *sem)
 }
 
 /**
- * down_timeout - take a unit, waiting at most @jiffies
+ * down_timeout - take a unit, waiting at most @timeout jiffies
  * @sem: the semaphore
- * @jiffies: the longest wait, in jiffies (milliseconds: HZ is 1000)
+ * @timeout: the longest wait, in jiffies (milliseconds: HZ is 1000)
  *
  * Return: 0 with a unit taken, or -ETIME if none came in time.
  */
-static inline int down_timeout(struct semaphore *sem, long jiffies)
+static inline int down_timeout(struct semaphore *sem, long timeout)
 {
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
 		return 0;
-	return kmutex_down_common_slowpath(sem, 0, jiffies < 0 ? 0 : jiffies);
+	return kmutex_down_common_slowpath(sem, 0, timeout < 0 ? 0 : timeout);
 }
 
 /**
