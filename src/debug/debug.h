@@ -156,6 +156,7 @@ void report_held_locks(struct kmutex_thread *t);
 void report_thread(int tid);
 void report_call(const char *call, const void *ip, const char *indent);
 void report_backtrace(const void *from_ip);
+void report_finish(struct kmutex_thread *t, const void *ip);
 const char *class_str(const struct kmutex_lock_class *c, char *buf,
 		      size_t size);
 uint64_t report_hash(uint64_t h, uint64_t v);

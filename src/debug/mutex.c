@@ -133,9 +133,7 @@ check_magic(struct kmutex_thread *t, struct mutex *lock, const char *call,
 		rprintf("\n  at: ");
 		ip_print(ip);
 		rprintf("\n\n");
-		report_held_locks(t);
-		report_backtrace(ip);
-		report_end();
+		report_finish(t, ip);
 	}
 	lockdep_lock_release();
 }
@@ -318,9 +316,7 @@ report_bad_unlock(struct kmutex_thread *t, struct mutex *lock,
 			rprintf("\n\nbut there are no more locks to release!"
 				" (it is not locked)\n\n");
 		}
-		report_held_locks(t);
-		report_backtrace(ip);
-		report_end();
+		report_finish(t, ip);
 	}
 	lockdep_lock_release();
 }
@@ -404,9 +400,7 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 			report_lock(&lock->dep_map, c);
 			report_owner(lock);
 			rprintf("\n\n");
-			report_held_locks(t);
-			report_backtrace(ip);
-			report_end();
+			report_finish(t, ip);
 		}
 		lockdep_lock_release();
 	}
@@ -440,9 +434,7 @@ KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
 			report_lock(&lock->dep_map, c);
 			report_owner(lock);
 			rprintf("\n\n");
-			report_held_locks(t);
-			report_backtrace(ip);
-			report_end();
+			report_finish(t, ip);
 		}
 		lockdep_lock_release();
 	}
@@ -478,9 +470,7 @@ KMUTEX_API void kmutex_lockdep_assert_held(const struct kmutex_dep_map *map,
 		rprintf("\n  at: ");
 		ip_print(ip);
 		rprintf("\n\n");
-		report_held_locks(t);
-		report_backtrace(ip);
-		report_end();
+		report_finish(t, ip);
 	}
 	lockdep_lock_release();
 }

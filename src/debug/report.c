@@ -191,3 +191,16 @@ void report_backtrace(const void *from_ip)
 	rprintf("stack backtrace:\n");
 	stack_print(&s, " ");
 }
+
+/**
+ * report_finish - the common tail of a report: the thread's held locks,
+ *	the backtrace of the call that was checked, and the closing rule
+ * @t: the reporting thread
+ * @ip: the checked call's return address
+ */
+void report_finish(struct kmutex_thread *t, const void *ip)
+{
+	report_held_locks(t);
+	report_backtrace(ip);
+	report_end();
+}
