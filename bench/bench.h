@@ -22,6 +22,11 @@ enum workload {
 	WL_CONTENDED,		/* throughput vs threads */
 	WL_FAIRNESS,		/* per-thread spread and wait times */
 	WL_OVERSUB,		/* derived from WL_CONTENDED */
+	WL_RWSEM_95,		/* rw locks, 95% reads */
+	WL_RWSEM_999,		/* rw locks, 99.9% reads */
+	WL_SEM_PINGPONG,	/* semaphores: hand-off round trips */
+	WL_SEM_PRODCONS,	/* semaphores: 1 producer, n consumers */
+	WL_DEBUG,		/* the debugging build's cost */
 	NR_WORKLOADS
 };
 
@@ -34,7 +39,9 @@ enum {
 	SEL_FAIRNESS	= 1 << 2,
 	SEL_OVERSUB	= 1 << 3,
 	SEL_DEBUG	= 1 << 4,
-	SEL_ALL		= (1 << 5) - 1,
+	SEL_RWSEM	= 1 << 5,
+	SEL_SEM		= 1 << 6,
+	SEL_ALL		= (1 << 7) - 1,
 };
 
 struct settings {
@@ -52,6 +59,8 @@ struct settings {
 	const char *out;
 	const char *exe_dir;		/* where kmutex-bench is: build/bench */
 	const char *mode;		/* "default", "quick" or "full" */
+	double rw_seconds;		/* one rwsem or sem window */
+	long debug_loops;		/* debug: pairs per timing */
 	struct work_calibration cal;
 };
 
@@ -101,6 +110,12 @@ struct summary {
 	unsigned int n;
 };
 
+/*
+ * The baseline of @wl's ratios: pthread_mutex_t, pthread_rwlock_t
+ * (default) for rwsem, sem_t for sem; NULL if not measured.
+ */
+const struct lock_ops *baseline_of(enum workload wl);
+
 /* Median, min and max of the non-NAN values of @v[0..set.reps). */
 struct summary summarize(const double *v);
 /* The same of the per-rep ratios @a[rep] / @b[rep]. */
@@ -134,6 +149,19 @@ const struct lock_ops *selected(const struct lock_ops *ops);
 char *fmt_num(char *buf, size_t len, double v);
 void report_header(void);
 void report_tables(void);
+void rule(const char *title);
+void print_name(const char *name, const char *size);
+void print_lock(const struct lock_ops *ops);
+void print_cell(struct summary s, double scale);
+
+/* report_rw_sem.c: the rwsem, sem and debugging-build tables. */
+void table_rwsem(void);
+void table_sem(void);
+void table_debug(void);
+
+/* debug_cost.c: run bench/debug/cost.c's two builds, keep the samples. */
+void run_debug_cost(void);
+extern const char *debug_cost_status;	/* non-NULL: why not measured */
 
 /* files.c: results.csv, results.json and the plots. */
 void report_files(void);

@@ -2,7 +2,9 @@
 #
 # bench/bench.mk - `make bench`: build build/bench/kmutex-bench and run it
 # with its default settings (about two minutes); pass options with
-# BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.  Included by the
+# BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.  Beside it, the two
+# builds of bench/debug/cost.c (production, debug) whose ratio the
+# program reports as the debugging build's cost.  Included by the
 # top-level Makefile, whose variables (B, CC, KCFLAGS, ...) it uses.
 #
 # The optional peers (Concurrency Kit's MCS lock, abseil's absl::Mutex)
@@ -48,6 +50,20 @@ $(BENCH_B)/peer_absl.o: bench/peer_absl.cc bench/peer_absl.h \
 		$(BENCH_B)/peers.mk
 	$(CXX) -std=c++17 $(WARN) $(CFLAGS) -pthread -Ibench -c $< -o $@
 
-$(BENCH_BIN): $(BENCH_OBJS) $(B)/libkmutex.a
+# The debugging build's cost: bench/debug/cost.c against each library,
+# built with kmutex-bench (order-only) and run by it (debug_cost.c).
+BENCH_COST := $(BENCH_B)/cost-production $(BENCH_B)/cost-debug
+
+$(BENCH_B)/cost-production: bench/debug/cost.c $(LIB_HDRS) $(B)/libkmutex.a
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a
+
+$(BENCH_B)/cost-debug: bench/debug/cost.c $(LIB_HDRS) $(DEBUG_HDRS) \
+		$(B)/libkmutex-debug.a
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $@ \
+		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
+
+$(BENCH_BIN): $(BENCH_OBJS) $(B)/libkmutex.a | $(BENCH_COST)
 	$(BENCH_LD) $(CFLAGS) -pthread -o $@ $(BENCH_OBJS) $(B)/libkmutex.a \
 		$(if $(BENCH_HAVE_ABSL),$(BENCH_ABSL_LIBS)) -lm

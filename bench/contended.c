@@ -149,7 +149,7 @@ static void *worker_main(void *arg)
  * queue is full of preempted threads.  One that does not is a lost
  * wake-up or a deadlock in the lock: say so rather than hang.
  */
-static void join_or_die(const struct window_cfg *cfg, pthread_t tid)
+void join_or_die(const char *lock, unsigned int threads, pthread_t tid)
 {
 	struct timespec deadline;
 
@@ -159,7 +159,7 @@ static void join_or_die(const struct window_cfg *cfg, pthread_t tid)
 		fprintf(stderr, "\nkmutex-bench: HUNG: a thread of %s (%u "
 			"threads) still had not finished %d s after the window "
 			"closed: a lost wake-up or a deadlock in the lock\n",
-			cfg->ops->name, cfg->threads, WATCHDOG_S);
+			lock, threads, WATCHDOG_S);
 		exit(3);
 	}
 }
@@ -211,7 +211,7 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 	if (cfg->timed)
 		sum = calloc(1, sizeof(*sum));
 	for (i = 0; i < n; i++) {
-		join_or_die(cfg, w[i].tid);
+		join_or_die(cfg->ops->name, cfg->threads, w[i].tid);
 		total += w[i].total;
 		res->ops += w[i].ops;
 		cpu += w[i].cpu_ns;

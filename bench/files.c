@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "rwlock_ops.h"
+#include "sem_ops.h"
 
 static FILE *open_out(const char *name, char *path, size_t len)
 {
@@ -48,7 +50,7 @@ static bool group_first(const struct sample *s)
 
 static void write_csv(void)
 {
-	const struct lock_ops *pt = selected(&pthread_default_ops);
+	const struct lock_ops *pt;
 	char path[4200];
 	FILE *f = open_out("results.csv", path, sizeof(path));
 	size_t i;
@@ -74,6 +76,7 @@ static void write_csv(void)
 
 		if (!group_first(s))
 			continue;
+		pt = baseline_of(s->wl);
 		for (k = 0; k < 2; k++) {
 			if (k) {
 				if (!pt || s->lock == pt)
@@ -134,6 +137,16 @@ static void json_summary(FILE *f, struct summary m)
 	fprintf(f, ", \"n\": %u}", m.n);
 }
 
+/* An rw lock or a semaphore: always built, always run. */
+static void json_lock_brief(FILE *f, const struct lock_ops *ops, bool more)
+{
+	fprintf(f, "  {\"name\": ");
+	json_str(f, ops->name);
+	fprintf(f, ", \"what\": ");
+	json_str(f, ops->what);
+	fprintf(f, ", \"size\": %zu}%s\n", ops->size, more ? "," : "");
+}
+
 static void json_head(FILE *f)
 {
 	unsigned int i;
@@ -157,9 +170,11 @@ static void json_head(FILE *f)
 		"\"seconds\": %g, \"warmup\": %g, \"cs_ns\": %g, "
 		"\"private_ns\": %g, \"cs_rounds\": %u, \"private_steps\": %u, "
 		"\"uncontended_samples\": %u, \"uncontended_iters\": %lu, "
+		"\"rw_sem_seconds\": %g, \"debug_loops\": %ld, "
 		"\"threads\": [", set.mode, set.reps, set.seconds, set.warmup,
 		set.cs_ns, set.private_ns, set.cal.cs_rounds,
-		set.cal.private_steps, set.lat_samples, set.lat_iters);
+		set.cal.private_steps, set.lat_samples, set.lat_iters,
+		set.rw_seconds, set.debug_loops);
 	for (i = 0; i < set.nr_threads; i++)
 		fprintf(f, "%s%u", i ? ", " : "", set.threads[i]);
 	fprintf(f, "]},\n\"locks\": [\n");
@@ -181,12 +196,18 @@ static void json_head(FILE *f)
 		}
 		fprintf(f, "}%s\n", i + 1 < nr_all_locks ? "," : "");
 	}
+	fprintf(f, "],\n\"rw_locks\": [\n");
+	for (i = 0; i < nr_all_rwlocks; i++)
+		json_lock_brief(f, &all_rwlocks[i]->base, i + 1 < nr_all_rwlocks);
+	fprintf(f, "],\n\"semaphores\": [\n");
+	for (i = 0; i < nr_all_sems; i++)
+		json_lock_brief(f, &all_sems[i]->base, i + 1 < nr_all_sems);
 	fprintf(f, "],\n");
 }
 
 static void write_json(void)
 {
-	const struct lock_ops *pt = selected(&pthread_default_ops);
+	const struct lock_ops *pt;
 	const char *sep = "";
 	char path[4200];
 	FILE *f = open_out("results.json", path, sizeof(path));
@@ -218,10 +239,11 @@ static void write_json(void)
 	}
 	fprintf(f, "\n],\n\"ratios_vs_pthread\": [\n");
 	sep = "";
-	for (i = 0; pt && i < nr_samples; i++) {
+	for (i = 0; i < nr_samples; i++) {
 		const struct sample *s = &samples[i];
 
-		if (!group_first(s) || s->lock == pt)
+		pt = baseline_of(s->wl);
+		if (!pt || !group_first(s) || s->lock == pt)
 			continue;
 		fputs(sep, f);
 		sep = ",\n";

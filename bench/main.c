@@ -21,6 +21,8 @@
 #include "bench.h"
 #include "clock.h"
 #include "run.h"
+#include "rwlock_ops.h"
+#include "sem_ops.h"
 
 struct settings set;
 struct machine mach;
@@ -40,6 +42,16 @@ static bool broken;
 
 static const unsigned int fairness_threads[] = { 4, 8 };
 static const unsigned int oversub_threads[] = { 2, 8, 16 };
+/* rwsem: threads, and the mixes (writes per 10000 operations). */
+static const unsigned int rw_threads[] = { 2, 4, 8, 16 };
+#define NR_RW_THREADS	4
+static const struct {
+	enum workload wl;
+	unsigned int writes_per_10k;
+} rw_mixes[] = { { WL_RWSEM_95, 500 }, { WL_RWSEM_999, 10 } };
+#define NR_RW_MIXES	2
+/* sem: producer/consumer with 1 and 4 consumers. */
+static const unsigned int sem_consumers[] = { 1, 4 };
 
 static void usage(FILE *f)
 {
@@ -50,20 +62,24 @@ static void usage(FILE *f)
 "\n"
 "Measures kmutex's struct mutex against the locks a program may use today,\n"
 "on this machine: uncontended latency, contended throughput, fairness,\n"
-"oversubscription.  Prints tables; writes results.csv, results.json and\n"
-"(with gnuplot) throughput.svg and wait.svg.  See bench/README.md.\n"
+"oversubscription; its rw_semaphore against pthread_rwlock_t (read-mostly\n"
+"throughput, writer wait), its semaphore against sem_t (hand-off), and the\n"
+"debugging build's cost.  Prints tables; writes results.csv, results.json\n"
+"and (with gnuplot) throughput.svg and wait.svg.  See bench/README.md.\n"
 "\n"
 "  --quick            a few seconds: 2 reps, 15 ms windows (a smoke test;\n"
 "                     the numbers mean little)\n"
-"  --full             11 reps, 0.5 s windows (about 8 minutes)\n"
+"  --full             11 reps, 0.5 s windows (about 9 minutes)\n"
 "  --reps N           repetitions (default 5)\n"
 "  --seconds S        one measurement window (default 0.2)\n"
 "  --threads LIST     thread counts for the contended workload\n"
 "                     (default 1,2,4,8,16; fairness always runs at 4 and\n"
 "                     8 threads, oversubscription at 2, 8 and 16)\n"
 "  --locks LIST       locks to measure (default: all that were built)\n"
-"  --workload LIST    of uncontended,contended,fairness,oversub,debug\n"
-"                     (default: all)\n"
+"  --workload LIST    of uncontended,contended,fairness,oversub,rwsem,sem,\n"
+"                     debug (default: all; rwsem and sem run every rw lock\n"
+"                     and semaphore, whatever --locks says, in windows\n"
+"                     half as long)\n"
 "  --cs-ns N          critical section of the contended runs (default 100)\n"
 "  --private-ns N     private work between acquisitions (default 200)\n"
 "  --out DIR          where the files go (default: the program's directory)\n"
@@ -138,6 +154,7 @@ static void parse_workloads(char *list)
 {
 	static const char *const names[] = {
 		"uncontended", "contended", "fairness", "oversub", "debug",
+		"rwsem", "sem",
 	};
 	char *tok, *save;
 	unsigned int i;
@@ -199,6 +216,7 @@ static void parse_args(int argc, char **argv)
 	set.seconds = 0.2;
 	set.lat_samples = 1000;
 	set.lat_iters = 1000;
+	set.debug_loops = 300000;
 	set.cs_ns = 100;
 	set.private_ns = 200;
 	set.workloads = SEL_ALL;
@@ -262,15 +280,18 @@ static void parse_args(int argc, char **argv)
 		set.seconds = 0.015;
 		set.lat_samples = 100;
 		set.lat_iters = 500;
+		set.debug_loops = 20000;
 	} else if (!strcmp(set.mode, "full")) {
 		set.reps = 11;
 		set.seconds = 0.5;
 		set.lat_samples = 3000;
+		set.debug_loops = 2000000;
 	}
 	if (reps)
 		set.reps = (unsigned int)reps;
 	if (seconds)
 		set.seconds = seconds;
+	set.rw_seconds = fmax(0.005, set.seconds / 2);
 	set.warmup = fmax(0.005, set.seconds / 10);
 	if (!set.nr_locks)
 		bad_usage("no lock left to measure");
@@ -382,6 +403,89 @@ static void run_point(const struct point *pt, const struct lock_ops *ops,
 	}
 }
 
+static void check_broken(bool bad, const char *name, const char *what)
+{
+	if (!bad)
+		return;
+	fprintf(stderr, "\nkmutex-bench: BROKEN: %s let a writer in beside "
+		"another thread (%s)\n", name, what);
+	broken = true;
+}
+
+/* One rep of the rwsem workload: every mix, thread count and rw lock. */
+static void run_rwsem(unsigned int rep)
+{
+	unsigned int m, t, l;
+	char what[64];
+
+	for (m = 0; m < NR_RW_MIXES; m++)
+		for (t = 0; t < NR_RW_THREADS; t++)
+			for (l = 0; l < nr_all_rwlocks; l++) {
+				const struct rwlock_ops *ops = all_rwlocks[l];
+				const struct lock_ops *b = &ops->base;
+				unsigned int n = rw_threads[t];
+				enum workload wl = rw_mixes[m].wl;
+				struct rw_cfg cfg = {
+					.ops = ops,
+					.threads = n,
+					.writes_per_10k =
+						rw_mixes[m].writes_per_10k,
+					.cs_rounds = set.cal.cs_rounds,
+					.private_steps = set.cal.private_steps,
+					.warm_ns = (uint64_t)(set.warmup * 1e9),
+					.run_ns = (uint64_t)(set.rw_seconds *
+							     1e9),
+				};
+				struct rw_res res;
+
+				snprintf(what, sizeof(what), "%s threads=%u",
+					 workload_name[wl], n);
+				progress(what, b);
+				run_rw_window(&cfg, &res);
+				check_broken(res.broken, b->name, what);
+				sample_add(wl, b, (unsigned int)set.cs_ns, n,
+					   rep, "mops", res.mops);
+				sample_add(wl, b, (unsigned int)set.cs_ns, n,
+					   rep, "write_wait_max_ns",
+					   res.writes ?
+					   (double)res.write_wait_max : NAN);
+			}
+}
+
+/* One rep of the sem workload: ping-pong, then producer/consumers. */
+static void run_sem(unsigned int rep)
+{
+	uint64_t warm = (uint64_t)(set.warmup * 1e9);
+	uint64_t run = (uint64_t)(set.rw_seconds * 1e9);
+	unsigned int s, c;
+	char what[64];
+
+	for (s = 0; s < nr_all_sems; s++) {
+		const struct sem_ops *ops = all_sems[s];
+		struct pingpong_res pp;
+
+		progress("sem-pingpong threads=2", &ops->base);
+		run_pingpong(ops, warm, run, &pp);
+		sample_add(WL_SEM_PINGPONG, &ops->base, 0, 2, rep,
+			   "rtt_p50_us", pp.rtt_p50_us);
+		sample_add(WL_SEM_PINGPONG, &ops->base, 0, 2, rep,
+			   "rtt_p99_us", pp.rtt_p99_us);
+	}
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < nr_all_sems; s++) {
+			const struct sem_ops *ops = all_sems[s];
+
+			snprintf(what, sizeof(what),
+				 "sem-prodcons consumers=%u", sem_consumers[c]);
+			progress(what, &ops->base);
+			sample_add(WL_SEM_PRODCONS, &ops->base, 0,
+				   1 + sem_consumers[c], rep, "mops",
+				   run_prodcons(ops, sem_consumers[c],
+						set.cal.private_steps, warm,
+						run));
+		}
+}
+
 /* Oversubscription: read off the contended runs at 8 and 16 threads. */
 static void derive_oversub(void)
 {
@@ -427,6 +531,11 @@ int main(int argc, char **argv)
 	progress_total = set.reps * nr_points * n;
 	if (set.workloads & SEL_UNCONTENDED)
 		progress_total += 2 * set.reps * set.nr_locks;
+	if (set.workloads & SEL_RWSEM)
+		progress_total += set.reps * NR_RW_MIXES * NR_RW_THREADS *
+				  nr_all_rwlocks;
+	if (set.workloads & SEL_SEM)
+		progress_total += set.reps * 3 * nr_all_sems;
 	report_header();
 	fflush(stdout);
 
@@ -437,7 +546,7 @@ int main(int argc, char **argv)
 		run_uncontended(WL_UNCONTENDED);
 		sleeper_stop();
 	}
-	for (r = 0; r < set.reps; r++)
+	for (r = 0; r < set.reps; r++) {
 		for (i = 0; i < nr_points; i++) {
 			unsigned int l;
 
@@ -445,10 +554,17 @@ int main(int argc, char **argv)
 				if (set.locks[l]->kind != LOCK_FLOOR)
 					run_point(&points[i], set.locks[l], r);
 		}
+		if (set.workloads & SEL_RWSEM)
+			run_rwsem(r);
+		if (set.workloads & SEL_SEM)
+			run_sem(r);
+	}
 	if (progress_tty)
 		fprintf(stderr, "\n");
 	if (set.workloads & SEL_OVERSUB)
 		derive_oversub();
+	if (set.workloads & SEL_DEBUG)
+		run_debug_cost();
 
 	machine_load(mach.load_after);
 	machine_usage_end(&mach);

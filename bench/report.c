@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bench.h"
 
@@ -69,19 +67,19 @@ static char *fmt_cell(char *buf, size_t len, struct summary s, double scale)
 	return buf;
 }
 
-static void print_cell(struct summary s, double scale)
+void print_cell(struct summary s, double scale)
 {
 	char buf[80];
 
 	printf(" %-*s", CELL, fmt_cell(buf, sizeof(buf), s, scale));
 }
 
-static void print_name(const char *name, const char *size)
+void print_name(const char *name, const char *size)
 {
 	printf("%-*s %5s", NAMEW, name, size);
 }
 
-static void print_lock(const struct lock_ops *ops)
+void print_lock(const struct lock_ops *ops)
 {
 	char size[16];
 
@@ -89,7 +87,7 @@ static void print_lock(const struct lock_ops *ops)
 	print_name(ops->name, size);
 }
 
-static void rule(const char *title)
+void rule(const char *title)
 {
 	printf("\n%s\n", title);
 }
@@ -312,18 +310,6 @@ static void table_oversub(const struct lock_ops *km,
 	}
 }
 
-static const char *debug_status(void)
-{
-	static char path[4200];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/../libkmutex-debug.a", set.exe_dir);
-	if (stat(path, &st))
-		return "not built yet (issue 4)";
-	return "build/libkmutex-debug.a exists, but this benchmark does not "
-	       "measure it yet";
-}
-
 static void table_targets(void)
 {
 	unsigned int i, met = 0;
@@ -364,11 +350,12 @@ void report_tables(void)
 			table_fairness(i ? 8 : 4, km, pt);
 	if (set.workloads & SEL_OVERSUB)
 		table_oversub(km, pt);
-	if (set.workloads & SEL_DEBUG) {
-		rule("== The debugging build's cost (kmutex-debug vs kmutex)");
-		print_name("kmutex-debug", "");
-		printf(" %s\n", debug_status());
-	}
+	if (set.workloads & SEL_RWSEM)
+		table_rwsem();
+	if (set.workloads & SEL_SEM)
+		table_sem();
+	if (set.workloads & SEL_DEBUG)
+		table_debug();
 	targets_compute(km, pt);
 	table_targets();
 	printf("\nload      %.2f %.2f %.2f before, %.2f %.2f %.2f after the "

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "rwlock_ops.h"
+#include "sem_ops.h"
 
 const char *const workload_name[NR_WORKLOADS] = {
 	[WL_UNCONTENDED]	= "uncontended",
@@ -13,6 +15,11 @@ const char *const workload_name[NR_WORKLOADS] = {
 	[WL_CONTENDED]		= "contended",
 	[WL_FAIRNESS]		= "fairness",
 	[WL_OVERSUB]		= "oversub",
+	[WL_RWSEM_95]		= "rwsem-95",
+	[WL_RWSEM_999]		= "rwsem-99.9",
+	[WL_SEM_PINGPONG]	= "sem-pingpong",
+	[WL_SEM_PRODCONS]	= "sem-prodcons",
+	[WL_DEBUG]		= "debug",
 };
 
 struct sample *samples;
@@ -114,4 +121,20 @@ struct summary sample_ratio(enum workload wl, const struct lock_ops *a,
 	sample_reps(wl, a, cs_ns, threads, metric, va);
 	sample_reps(wl, b, cs_ns, threads, metric, vb);
 	return summarize_ratio(va, vb);
+}
+
+const struct lock_ops *baseline_of(enum workload wl)
+{
+	switch (wl) {
+	case WL_RWSEM_95:
+	case WL_RWSEM_999:
+		return &pthread_rwlock_ops.base;
+	case WL_SEM_PINGPONG:
+	case WL_SEM_PRODCONS:
+		return &posix_sem_ops.base;
+	case WL_DEBUG:
+		return NULL;
+	default:
+		return selected(&pthread_default_ops);
+	}
 }

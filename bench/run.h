@@ -2,11 +2,13 @@
 /*
  * run.h - one measurement: a window of threads contending for one lock
  * (contended.c), or one timing of uncontended lock+unlock pairs
- * (uncontended.c).
+ * (uncontended.c); the rw lock and semaphore workloads (rwsem.c,
+ * sem.c).
  */
 #ifndef _BENCH_RUN_H
 #define _BENCH_RUN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -32,11 +34,53 @@ struct window_res {
 	bool broken;			/* the lock let two threads in */
 };
 
+/* rwsem.c: readers and writers sharing one rw lock. */
+struct rwlock_ops;
+
+struct rw_cfg {
+	const struct rwlock_ops *ops;
+	unsigned int threads;
+	unsigned int writes_per_10k;	/* of the operations, writes */
+	unsigned int cs_rounds;		/* shared lines read, or written */
+	unsigned int private_steps;	/* private_work() between them */
+	uint64_t warm_ns, run_ns;
+};
+
+struct rw_res {
+	double mops;			/* M read or write sections/s */
+	unsigned long ops, writes;
+	uint64_t write_wait_max;	/* ns, the longest write_lock() */
+	bool broken;			/* a reader saw a write half done */
+};
+
+int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res);
+
+/* sem.c: two threads ping-ponging, and a producer with consumers. */
+struct sem_ops;
+
+struct pingpong_res {
+	double rtt_p50_us, rtt_p99_us;	/* round trips */
+	unsigned long rounds;
+};
+
+void run_pingpong(const struct sem_ops *ops, uint64_t warm_ns,
+		  uint64_t run_ns, struct pingpong_res *res);
+/* M items/s through a bounded buffer of counting semaphores. */
+double run_prodcons(const struct sem_ops *ops, unsigned int consumers,
+		    unsigned int private_steps, uint64_t warm_ns,
+		    uint64_t run_ns);
+
 /* Lock memory: each lock alone on its own cache lines. */
 void *lock_alloc(const struct lock_ops *ops);
 void lock_free(const struct lock_ops *ops, void *lock);
 
 int run_window(const struct window_cfg *cfg, struct window_res *res);
+
+/*
+ * Join a worker of @lock once its window has closed, or say HUNG and
+ * exit 3 if it has not finished 30 s later (a lost wake-up, a deadlock).
+ */
+void join_or_die(const char *lock, unsigned int threads, pthread_t tid);
 
 /* Median ns per lock+unlock pair over @samples timings of @iters pairs. */
 double uncontended_ns(const struct lock_ops *ops, unsigned int samples,

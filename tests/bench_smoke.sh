@@ -24,8 +24,25 @@ rc=$?
 grep -q '^\[ *[0-9]*/[0-9]*\]' "$out/stderr" || fail "no progress lines"
 grep -q '^machine ' "$out/stdout" || fail "no machine line"
 grep -q '^elapsed ' "$out/stdout" || fail "no elapsed time"
-grep -q 'not built yet (issue 4)\|libkmutex-debug.a exists' "$out/stdout" ||
-	fail "no row for the debugging build's cost"
+grep -q "^== The debugging build's cost" "$out/stdout" ||
+	fail "no table for the debugging build's cost"
+grep -q '^single .*[0-9]\|^kmutex-debug .*skipped: ' "$out/stdout" ||
+	fail "the debugging build's cost is neither measured nor skipped"
+# The rw lock and semaphore workloads: their tables, every rw lock and
+# semaphore in them, and the ratio rows.
+[ "$(grep -c '^== rwsem: read-mostly throughput' "$out/stdout")" = 2 ] ||
+	fail "no rwsem tables (95% and 99.9% reads)"
+grep -q '^== sem: hand-off' "$out/stdout" || fail "no sem table"
+for l in kmutex-rwsem pthread-rwlock pthread-rwlock-wp; do
+	[ "$(grep -c "^$l " "$out/stdout")" = 4 ] ||
+		fail "$l is not in both rwsem tables (throughput, writer wait)"
+done
+for l in kmutex-sem posix-sem; do
+	grep -q "^$l " "$out/stdout" || fail "$l is not in the sem table"
+done
+[ "$(grep -c '^kmutex/pthread-rw ' "$out/stdout")" = 4 ] ||
+	fail "no kmutex/pthread-rw ratio rows"
+grep -q '^kmutex/posix-sem ' "$out/stdout" || fail "no kmutex/posix-sem row"
 
 # The built locks, as --help lists them ("name  what" without "skipped").
 built=$(sed -n '/^locks:/,/^$/p' "$out/help" | tail -n +2 |
@@ -72,6 +89,11 @@ else
 fi
 for l in $built; do
 	grep -q "^sample,[a-z-]*,$l," "$csv" || fail "no samples of $l in the CSV"
+done
+for w in rwsem-95 rwsem-99.9 sem-pingpong sem-prodcons; do
+	grep -q "^sample,$w," "$csv" || fail "no $w samples in the CSV"
+	grep -q "^ratio_vs_pthread,$w,kmutex-" "$csv" ||
+		fail "no $w ratio against its baseline in the CSV"
 done
 
 # Every throughput and latency is a number, none negative; every series

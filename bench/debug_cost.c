@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * debug_cost.c - what the debugging build costs, measured by
+ * bench/debug/cost.c built twice next to this program (bench.mk):
+ * cost-production against libkmutex.a, cost-debug against
+ * libkmutex-debug.a with -DKMUTEX_DEBUG.  Each prints
+ * "<build> <case> <ns per lock+unlock>" for the cases single, nested
+ * and deep, each the best of several timings; they run one after the
+ * other, after every other workload, so nothing else of this program
+ * runs beside them.  Missing programs are said, not hidden.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+
+#define NR_CASES	3
+
+static const char *const cases[NR_CASES] = { "single", "nested", "deep" };
+static const char *const metric[NR_CASES][3] = {
+	{ "single_production_ns", "single_debug_ns", "single_debug_vs_prod" },
+	{ "nested_production_ns", "nested_debug_ns", "nested_debug_vs_prod" },
+	{ "deep_production_ns", "deep_debug_ns", "deep_debug_vs_prod" },
+};
+
+const char *debug_cost_status;
+
+/* Run @prog; fill @ns[case] from its output.  False if it failed. */
+static bool run_cost(const char *prog, double ns[NR_CASES])
+{
+	char cmd[4300], build[32], name[32];
+	unsigned int i, found = 0;
+	struct stat st;
+	double v;
+	FILE *p;
+
+	if (stat(prog, &st))
+		return false;
+	snprintf(cmd, sizeof(cmd), "'%s' %ld", prog, set.debug_loops);
+	p = popen(cmd, "r");
+	if (!p)
+		return false;
+	while (fscanf(p, "%31s %31s %lf", build, name, &v) == 3)
+		for (i = 0; i < NR_CASES; i++)
+			if (!strcmp(name, cases[i])) {
+				ns[i] = v;
+				found |= 1u << i;
+			}
+	return !pclose(p) && found == (1u << NR_CASES) - 1;
+}
+
+void run_debug_cost(void)
+{
+	static char why[4400];
+	char prod[4200], dbg[4200];
+	double p[NR_CASES], d[NR_CASES];
+	unsigned int i;
+
+	snprintf(prod, sizeof(prod), "%s/cost-production", set.exe_dir);
+	snprintf(dbg, sizeof(dbg), "%s/cost-debug", set.exe_dir);
+	fprintf(stderr, "debug: %s, %s (%ld pairs per timing)\n", prod, dbg,
+		set.debug_loops);
+	if (!run_cost(prod, p)) {
+		snprintf(why, sizeof(why), "skipped: %s missing or failed "
+			 "(`make bench` builds it)", prod);
+		debug_cost_status = why;
+		return;
+	}
+	if (!run_cost(dbg, d)) {
+		snprintf(why, sizeof(why), "skipped: %s missing or failed "
+			 "(it needs build/libkmutex-debug.a: make all)", dbg);
+		debug_cost_status = why;
+		return;
+	}
+	for (i = 0; i < NR_CASES; i++) {
+		sample_add(WL_DEBUG, &kmutex_ops, 0, 1, 0, metric[i][0], p[i]);
+		sample_add(WL_DEBUG, &kmutex_ops, 0, 1, 0, metric[i][1], d[i]);
+		sample_add(WL_DEBUG, &kmutex_ops, 0, 1, 0, metric[i][2],
+			   d[i] / p[i]);
+	}
+}

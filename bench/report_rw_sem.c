@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_rw_sem.c - the tables of the rw lock and semaphore workloads
+ * and of the debugging build's cost.  Ratios are per rep against the
+ * baseline of each (baseline_of(): pthread_rwlock_t default, sem_t).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "bench.h"
+#include "rwlock_ops.h"
+#include "sem_ops.h"
+
+#define CELL	20
+
+static const unsigned int rw_threads[] = { 2, 4, 8, 16 };
+#define NR_RW_THREADS	4
+
+static void rw_rows(enum workload wl, const char *metric, double scale)
+{
+	unsigned int i, t;
+	unsigned int cs = (unsigned int)set.cs_ns;
+
+	for (i = 0; i < nr_all_rwlocks; i++) {
+		print_lock(&all_rwlocks[i]->base);
+		for (t = 0; t < NR_RW_THREADS; t++)
+			print_cell(sample_summary(wl, &all_rwlocks[i]->base,
+						  cs, rw_threads[t], metric),
+				   scale);
+		printf("\n");
+	}
+}
+
+static void rw_ratio(enum workload wl, const char *label,
+		     const struct rwlock_ops *a, const char *metric)
+{
+	const struct lock_ops *b = baseline_of(wl);
+	unsigned int cs = (unsigned int)set.cs_ns, t;
+
+	print_name(label, "");
+	for (t = 0; t < NR_RW_THREADS; t++)
+		print_cell(sample_ratio(wl, &a->base, b, cs, rw_threads[t],
+					metric), 1);
+	printf("\n");
+}
+
+void table_rwsem(void)
+{
+	static const struct {
+		enum workload wl;
+		const char *mix;
+	} mixes[] = {
+		{ WL_RWSEM_95, "95% reads, 5% writes" },
+		{ WL_RWSEM_999, "99.9% reads, 0.1% writes" },
+	};
+	unsigned int m, t;
+	char title[300];
+
+	for (m = 0; m < 2; m++) {
+		snprintf(title, sizeof(title), "== rwsem: read-mostly "
+			 "throughput, M operations/s (higher is better): %s; "
+			 "a read reads, a write increments, %d shared lines "
+			 "for ~%.0f ns; ~%.0f ns private work; %.3f s windows",
+			 mixes[m].mix, SHARED_LINES, set.cs_ns,
+			 set.private_ns, set.rw_seconds);
+		rule(title);
+		print_name("lock", "size");
+		for (t = 0; t < NR_RW_THREADS; t++) {
+			char h[32];
+
+			snprintf(h, sizeof(h), "%u threads", rw_threads[t]);
+			printf(" %-*s", CELL, h);
+		}
+		printf("\n");
+		rw_rows(mixes[m].wl, "mops", 1);
+		rw_ratio(mixes[m].wl, "kmutex/pthread-rw", &kmutex_rwsem_ops,
+			 "mops");
+		rw_ratio(mixes[m].wl, "pthread-wp/-rw", &pthread_rwlock_wp_ops,
+			 "mops");
+		printf("longest writer wait (write_lock() to holding it), us "
+		       "(lower is better):\n");
+		rw_rows(mixes[m].wl, "write_wait_max_ns", 1e-3);
+		rw_ratio(mixes[m].wl, "kmutex/pthread-rw", &kmutex_rwsem_ops,
+			 "write_wait_max_ns");
+	}
+}
+
+void table_sem(void)
+{
+	static const char *const head[] = {
+		"round trip p50, us", "round trip p99, us",
+		"1 consumer, M/s", "4 consumers, M/s",
+	};
+	const struct lock_ops *b = baseline_of(WL_SEM_PINGPONG);
+	const struct lock_ops *km = &kmutex_sem_ops.base;
+	unsigned int i;
+
+	rule("== sem: hand-off between threads over semaphores.  Ping-pong: "
+	     "2 threads, two semaphores, round trip (lower is better); "
+	     "producer/consumers: 1 producer, a 16-slot buffer of two "
+	     "counting semaphores, ~200 ns private work per item, M items/s "
+	     "(higher is better)");
+	print_name("semaphore", "size");
+	for (i = 0; i < 4; i++)
+		printf(" %-*s", CELL, head[i]);
+	printf("\n");
+	for (i = 0; i < nr_all_sems; i++) {
+		const struct lock_ops *ops = &all_sems[i]->base;
+
+		print_lock(ops);
+		print_cell(sample_summary(WL_SEM_PINGPONG, ops, 0, 2,
+					  "rtt_p50_us"), 1);
+		print_cell(sample_summary(WL_SEM_PINGPONG, ops, 0, 2,
+					  "rtt_p99_us"), 1);
+		print_cell(sample_summary(WL_SEM_PRODCONS, ops, 0, 2, "mops"),
+			   1);
+		print_cell(sample_summary(WL_SEM_PRODCONS, ops, 0, 5, "mops"),
+			   1);
+		printf("\n");
+	}
+	print_name("kmutex/posix-sem", "");
+	print_cell(sample_ratio(WL_SEM_PINGPONG, km, b, 0, 2, "rtt_p50_us"), 1);
+	print_cell(sample_ratio(WL_SEM_PINGPONG, km, b, 0, 2, "rtt_p99_us"), 1);
+	print_cell(sample_ratio(WL_SEM_PRODCONS, km, b, 0, 2, "mops"), 1);
+	print_cell(sample_ratio(WL_SEM_PRODCONS, km, b, 0, 5, "mops"), 1);
+	printf("\n");
+}
+
+void table_debug(void)
+{
+	static const char *const cases[] = { "single", "nested", "deep" };
+	static const char *const what[] = {
+		"one mutex, nothing else held",
+		"a second mutex while one is held",
+		"a fifth mutex while four are held",
+	};
+	unsigned int i, k;
+
+	rule("== The debugging build's cost (kmutex-debug vs kmutex): "
+	     "uncontended lock+unlock, one thread, a chain the checker has "
+	     "seen; ns, best of 7 timings (bench/debug/cost.c)");
+	if (debug_cost_status) {
+		print_name("kmutex-debug", "");
+		printf(" %s\n", debug_cost_status);
+		return;
+	}
+	print_name("case", "");
+	printf(" %-*s %-*s %-*s %s\n", CELL, "production ns", CELL,
+	       "debug ns", CELL, "debug/production", "what");
+	for (i = 0; i < 3; i++) {
+		char metric[3][40];
+
+		snprintf(metric[0], 40, "%s_production_ns", cases[i]);
+		snprintf(metric[1], 40, "%s_debug_ns", cases[i]);
+		snprintf(metric[2], 40, "%s_debug_vs_prod", cases[i]);
+		print_name(cases[i], "");
+		for (k = 0; k < 3; k++)
+			print_cell(sample_summary(WL_DEBUG, &kmutex_ops, 0, 1,
+						  metric[k]), 1);
+		printf(" %s\n", what[i]);
+	}
+}
