@@ -16,6 +16,10 @@
 #define MAX_THREAD_COUNTS	16
 #define MAX_REPS		1000
 
+/* The thread counts of the rwsem workload (main.c). */
+#define NR_RW_THREADS		4
+extern const unsigned int rw_threads[NR_RW_THREADS];
+
 enum workload {
 	WL_UNCONTENDED,		/* lock+unlock, a second thread alive */
 	WL_UNCONTENDED_1T,	/* the same in a single-threaded process */

@@ -42,9 +42,8 @@ static bool broken;
 
 static const unsigned int fairness_threads[] = { 4, 8 };
 static const unsigned int oversub_threads[] = { 2, 8, 16 };
-/* rwsem: threads, and the mixes (writes per 10000 operations). */
-static const unsigned int rw_threads[] = { 2, 4, 8, 16 };
-#define NR_RW_THREADS	4
+const unsigned int rw_threads[NR_RW_THREADS] = { 2, 4, 8, 16 };
+/* rwsem: the mixes (writes per 10000 operations). */
 static const struct {
 	enum workload wl;
 	unsigned int writes_per_10k;

@@ -13,9 +13,6 @@
 
 #define CELL	20
 
-static const unsigned int rw_threads[] = { 2, 4, 8, 16 };
-#define NR_RW_THREADS	4
-
 static void rw_rows(enum workload wl, const char *metric, double scale)
 {
 	unsigned int i, t;
