@@ -4,6 +4,8 @@
 #   make            static and shared library in build/
 #   make test       the test suite (tests/run): unit, stress, busted-lock
 #                   checks, spin model, install + pkg-config
+#   make test-asan  the test suite under ASan+UBSan, in build-asan/
+#   make test-tsan  the test suite under ThreadSanitizer, in build-tsan/
 #   make bench      the benchmark (bench/): kmutex against its peers
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -88,6 +90,21 @@ $(B)/tests/%: tests/%.sh | $(B)/tests
 
 test: all $(TESTS)
 	@CC="$(CC)" B="$(B)" tests/run $(B)
+
+# The whole suite again under a sanitizer, each in its own build
+# directory (instrumented objects must not mix with plain ones).
+# KMUTEX_SANITIZER tells tests/run which tests cannot work there (it
+# skips them, saying why); KMUTEX_TEST_SCALE shortens the stress tests,
+# which run several times slower instrumented.
+.PHONY: test-asan test-tsan
+SAN_SCALE ?= 0.25
+test-asan:
+	KMUTEX_SANITIZER=asan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(MAKE) test \
+		B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all"
+test-tsan:
+	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(MAKE) test \
+		B=build-tsan CFLAGS="-O1 -g -fsanitize=thread"
 
 # --- the debugging build (issue 4) -------------------------------------------
 # build/libkmutex-debug.{a,so}: src/*.c compiled with -DKMUTEX_DEBUG (the

@@ -12,6 +12,7 @@
 #define _LINUX_COMPLETION_H
 
 #include <kmutex/compiler.h>
+#include <kmutex/tsan.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
@@ -77,6 +78,7 @@ static inline void reinit_completion(struct completion *x)
 static inline void wait_for_completion(struct completion *x)
 {
 	kmutex_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT);
+	__kmutex_tsan_acquire(x);
 }
 
 /**
@@ -90,7 +92,7 @@ static inline int wait_for_completion_interruptible(struct completion *x)
 {
 	long r = kmutex_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT);
 
-	return r < 0 ? (int)r : 0;
+	return r < 0 ? (int)r : __kmutex_tsan_acquired(x, 0);
 }
 
 /**
@@ -117,7 +119,8 @@ static inline unsigned long wait_for_completion_timeout(struct completion *x,
 	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
 		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
 
-	return (unsigned long)kmutex_wait_for_completion(x, 0, t);
+	return (unsigned long)__kmutex_tsan_acquired_pos(x,
+			kmutex_wait_for_completion(x, 0, t));
 }
 
 /**
@@ -136,7 +139,7 @@ wait_for_completion_interruptible_timeout(struct completion *x,
 	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
 		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
 
-	return kmutex_wait_for_completion(x, 1, t);
+	return __kmutex_tsan_acquired_pos(x, kmutex_wait_for_completion(x, 1, t));
 }
 
 /**
@@ -150,7 +153,7 @@ static inline bool try_wait_for_completion(struct completion *x)
 {
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
-	return kmutex_try_wait_for_completion(x);
+	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
 }
 
 /**
@@ -165,6 +168,7 @@ static inline bool completion_done(struct completion *x)
 		return false;
 	/* The caller may free @x now: let complete() finish with it first. */
 	kmutex_completion_done_sync(x);
+	__kmutex_tsan_acquire(x);
 	return true;
 }
 
@@ -174,6 +178,7 @@ static inline bool completion_done(struct completion *x)
  */
 static inline void complete(struct completion *x)
 {
+	__kmutex_tsan_release(x);
 	kmutex_complete(x, 0);
 }
 
@@ -184,6 +189,7 @@ static inline void complete(struct completion *x)
  */
 static inline void complete_all(struct completion *x)
 {
+	__kmutex_tsan_release(x);
 	kmutex_complete(x, 1);
 }
 

@@ -21,6 +21,7 @@
 #include <kmutex/compiler.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
+#include <kmutex/tsan.h>
 
 #ifdef KMUTEX_DEBUG
 /*
@@ -70,6 +71,7 @@ static inline void mutex_init(struct mutex *lock)
 	lock->wait_lock = 0;
 	__kmutex_list_init(&lock->wait_list);
 	lock->spinner = 0;
+	__kmutex_tsan_create(lock);
 }
 
 /**
@@ -81,7 +83,7 @@ static inline void mutex_init(struct mutex *lock)
  */
 static inline void mutex_destroy(struct mutex *lock)
 {
-	(void)lock;
+	__kmutex_tsan_destroy(lock);
 }
 
 /* 1 -> 0: the whole uncontended lock, one atomic instruction. */
@@ -102,8 +104,10 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
  */
 static inline void mutex_lock(struct mutex *lock)
 {
+	__kmutex_tsan_pre_lock(lock, 0);
 	if (__kmutex_unlikely(!__kmutex_mutex_trylock_fast(lock)))
 		kmutex_mutex_lock_slowpath(lock);
+	__kmutex_tsan_post_lock(lock, 0, true);
 }
 
 /**
@@ -116,9 +120,11 @@ static inline void mutex_lock(struct mutex *lock)
  */
 static inline int mutex_lock_interruptible(struct mutex *lock)
 {
+	__kmutex_tsan_pre_lock(lock, 0);
 	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
-		return 0;
-	return kmutex_mutex_lock_interruptible_slowpath(lock);
+		return __kmutex_tsan_locked(lock, 0, 0);
+	return __kmutex_tsan_locked(lock, 0,
+			kmutex_mutex_lock_interruptible_slowpath(lock));
 }
 
 /**
@@ -142,7 +148,12 @@ static inline int mutex_lock_killable(struct mutex *lock)
  */
 static inline int mutex_trylock(struct mutex *lock)
 {
-	return __kmutex_mutex_trylock_fast(lock);
+	bool ok;
+
+	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	ok = __kmutex_mutex_trylock_fast(lock);
+	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, ok);
+	return ok;
 }
 
 /* 0 -> 1; anything else (waiters, or not locked at all) goes slow. */
@@ -150,9 +161,11 @@ static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
 {
 	int locked = 0;
 
+	__kmutex_tsan_pre_unlock(lock, 0);
 	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&lock->count,
 			&locked, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
 		kmutex_mutex_unlock_slowpath(lock, site);
+	__kmutex_tsan_post_unlock(lock, 0);
 }
 
 /**

@@ -23,6 +23,7 @@
 #include <kmutex/compiler.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
+#include <kmutex/tsan.h>
 
 #ifdef KMUTEX_DEBUG
 #error "the kmutex debugging build is not available yet (issue 4)"
@@ -70,6 +71,7 @@ static inline void init_rwsem(struct rw_semaphore *sem)
 	sem->count = 0;
 	sem->wait_lock = 0;
 	__kmutex_list_init(&sem->wait_list);
+	__kmutex_tsan_create(sem);
 }
 
 static inline bool __kmutex_read_fast(struct rw_semaphore *sem)
@@ -89,8 +91,10 @@ static inline bool __kmutex_read_fast(struct rw_semaphore *sem)
  */
 static inline void down_read(struct rw_semaphore *sem)
 {
+	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	if (__kmutex_unlikely(!__kmutex_read_fast(sem)))
 		kmutex_down_read_slowpath(sem, 0);
+	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_READ, true);
 }
 
 /**
@@ -102,9 +106,11 @@ static inline void down_read(struct rw_semaphore *sem)
  */
 static inline int down_read_interruptible(struct rw_semaphore *sem)
 {
+	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	if (__kmutex_likely(__kmutex_read_fast(sem)))
-		return 0;
-	return kmutex_down_read_slowpath(sem, 1);
+		return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ, 0);
+	return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ,
+			kmutex_down_read_slowpath(sem, 1));
 }
 
 /**
@@ -126,14 +132,17 @@ static inline int down_read_killable(struct rw_semaphore *sem)
  */
 static inline int down_read_trylock(struct rw_semaphore *sem)
 {
-	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+	int c;
 
+	__kmutex_tsan_pre_lock(sem, f);
+	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
 		if (__atomic_compare_exchange_n(&sem->count, &c,
 				c + RWSEM_READER_BIAS, false,
 				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return 1;
-	return 0;
+			return __kmutex_tsan_trylocked(sem, f, 1);
+	return __kmutex_tsan_trylocked(sem, f, 0);
 }
 
 /**
@@ -144,11 +153,14 @@ static inline int down_read_trylock(struct rw_semaphore *sem)
  */
 static inline void up_read(struct rw_semaphore *sem)
 {
-	int c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
-				   __ATOMIC_RELEASE);
+	int c;
 
+	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
+	c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
+			       __ATOMIC_RELEASE);
 	if (__kmutex_unlikely(c == RWSEM_FLAG_WAITERS || c < 0))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
+	__kmutex_tsan_post_unlock(sem, __KMUTEX_TSAN_READ);
 }
 
 /**
@@ -159,10 +171,12 @@ static inline void down_write(struct rw_semaphore *sem)
 {
 	int unlocked = 0;
 
+	__kmutex_tsan_pre_lock(sem, 0);
 	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
 			&unlocked, RWSEM_WRITER_LOCKED, false,
 			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
 		kmutex_down_write_slowpath(sem, 0);
+	__kmutex_tsan_post_lock(sem, 0, true);
 }
 
 /**
@@ -176,11 +190,12 @@ static inline int down_write_killable(struct rw_semaphore *sem)
 {
 	int unlocked = 0;
 
+	__kmutex_tsan_pre_lock(sem, 0);
 	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count,
 			&unlocked, RWSEM_WRITER_LOCKED, false,
 			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
-		return 0;
-	return kmutex_down_write_slowpath(sem, 1);
+		return __kmutex_tsan_locked(sem, 0, 0);
+	return __kmutex_tsan_locked(sem, 0, kmutex_down_write_slowpath(sem, 1));
 }
 
 /**
@@ -192,10 +207,14 @@ static inline int down_write_killable(struct rw_semaphore *sem)
 static inline int down_write_trylock(struct rw_semaphore *sem)
 {
 	int unlocked = 0;
+	bool ok;
 
-	return __atomic_compare_exchange_n(&sem->count, &unlocked,
+	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_TRY);
+	ok = __atomic_compare_exchange_n(&sem->count, &unlocked,
 			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
 			__ATOMIC_RELAXED);
+	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_TRY, ok);
+	return ok;
 }
 
 /**
@@ -210,9 +229,11 @@ static inline void up_write(struct rw_semaphore *sem)
 {
 	int locked = RWSEM_WRITER_LOCKED;
 
+	__kmutex_tsan_pre_unlock(sem, 0);
 	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
 			&locked, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
+	__kmutex_tsan_post_unlock(sem, 0);
 }
 
 /**
@@ -223,12 +244,22 @@ static inline void up_write(struct rw_semaphore *sem)
  */
 static inline void downgrade_write(struct rw_semaphore *sem)
 {
-	int c = __atomic_add_fetch(&sem->count,
+	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+	int c;
+
+	/*
+	 * TSan has no downgrade: a write unlock, then a read lock that
+	 * cannot fail or block (a try, so no lock-order edge is made).
+	 */
+	__kmutex_tsan_pre_unlock(sem, 0);
+	c = __atomic_add_fetch(&sem->count,
 			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
 			__ATOMIC_RELEASE);
-
 	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
+	__kmutex_tsan_post_unlock(sem, 0);
+	__kmutex_tsan_pre_lock(sem, f);
+	__kmutex_tsan_post_lock(sem, f, true);
 }
 
 /**

@@ -17,6 +17,7 @@
 
 #include <limits.h>
 #include <kmutex/compiler.h>
+#include <kmutex/tsan.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
@@ -91,6 +92,7 @@ static inline void down(struct semaphore *sem)
 {
 	if (__kmutex_unlikely(!__kmutex_down_fast(sem)))
 		kmutex_down_slowpath(sem);
+	__kmutex_tsan_acquire(sem);
 }
 
 /**
@@ -103,8 +105,9 @@ static inline void down(struct semaphore *sem)
 static inline int down_interruptible(struct semaphore *sem)
 {
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
-		return 0;
-	return kmutex_down_common_slowpath(sem, 1, -1);
+		return __kmutex_tsan_acquired(sem, 0);
+	return __kmutex_tsan_acquired(sem,
+			kmutex_down_common_slowpath(sem, 1, -1));
 }
 
 /**
@@ -128,7 +131,7 @@ static inline int down_killable(struct semaphore *sem)
  */
 static inline int down_trylock(struct semaphore *sem)
 {
-	return !__kmutex_down_fast(sem);
+	return __kmutex_tsan_acquired(sem, !__kmutex_down_fast(sem));
 }
 
 /**
@@ -141,8 +144,9 @@ static inline int down_trylock(struct semaphore *sem)
 static inline int down_timeout(struct semaphore *sem, long timeout)
 {
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
-		return 0;
-	return kmutex_down_common_slowpath(sem, 0, timeout < 0 ? 0 : timeout);
+		return __kmutex_tsan_acquired(sem, 0);
+	return __kmutex_tsan_acquired(sem, kmutex_down_common_slowpath(sem, 0,
+						timeout < 0 ? 0 : timeout));
 }
 
 /**
@@ -155,6 +159,7 @@ static inline void up(struct semaphore *sem)
 {
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
+	__kmutex_tsan_release(sem);
 	while (c >= 0 && c < INT_MAX)
 		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
 						__ATOMIC_RELEASE,
