@@ -3,21 +3,48 @@
  * rwsem.c - the slow paths of struct rw_semaphore (count encoding and
  * fast paths: <linux/rwsem.h>).
  *
- * Rules that make it work:
- *   - RWSEM_FLAG_WAITERS is set and cleared only under wait_lock, and is
- *     set exactly while the wait list is non-empty; with it set, every
- *     fast path fails, so waiters are dealt with under wait_lock only.
- *   - A reader whose fast path failed still carries its bias: under
- *     wait_lock it keeps it (nothing conflicts any more) or sets WAITERS
- *     *before* dropping it (so a writer cannot release by its fast path
- *     in between and leave it asleep), queues, and runs rwsem_grant().
- *   - rwsem_grant() runs after every change that may let the head of the
- *     queue in (a release, a new waiter, a waiter leaving): it hands the
- *     lock to the first writer when nobody holds it, or adds the biases of
- *     the readers at the head of the queue (up to the first writer) when
- *     no writer holds it, dequeues them and wakes them (WAITER_HANDOFF).
- *   - A waiter that is interrupted re-checks its state under wait_lock: a
- *     grant that crossed the signal is kept (the call succeeds).
+ * The protocol (modelled in model/rwsem.pml; change the two together):
+ *
+ *   flags      RWSEM_FLAG_WAITERS is set and cleared only under
+ *              wait_lock, and is set exactly while the wait list is
+ *              non-empty; with it set, every fast path fails, so a
+ *              release with waiters always comes to rwsem_wake_head().
+ *              RWSEM_FLAG_HANDOFF (also only under wait_lock) says the
+ *              first waiter has waited RWSEM_STARVE_NS: nobody may barge
+ *              in, the lock goes to that waiter directly.
+ *   read       a reader whose fast path failed still carries its bias.
+ *              Under wait_lock it keeps it (nothing conflicts any more)
+ *              or sets WAITERS *before* dropping it (so a writer cannot
+ *              release by its fast path in between and leave it asleep),
+ *              queues and calls rwsem_wake_head().
+ *   write      a writer spins a little (one spinner at a time) and takes
+ *              the lock when it is free, also when others wait (count ==
+ *              WAITERS: barging, as the mutex allows), unless HANDOFF;
+ *              then under wait_lock tries once more, else queues.
+ *   wake       rwsem_wake_head() runs under wait_lock after every change
+ *              that may let the head of the queue in (a release, a new
+ *              waiter, a waiter leaving).  If the lock is free for the
+ *              head, it dequeues the head (the first writer, or the
+ *              readers up to the first writer) and wakes it to try again
+ *              (WAITER_WOKEN), unless woken waiters have not run yet.  A
+ *              starving head is instead handed the lock (WAITER_HANDOFF:
+ *              WRITER_LOCKED or the readers' biases are set for it).
+ *   woken      a woken reader adds its bias and keeps it if no writer
+ *              holds the lock and no HANDOFF is pending, even though
+ *              waiters queued after it are waiting; a woken writer
+ *              starts over.  One that loses queues again in arrival
+ *              order (by ->since), so it keeps its place.
+ *   leaving    an interrupted waiter re-checks its state under
+ *              wait_lock: a grant that crossed the signal is kept (the
+ *              call succeeds); else it leaves and calls
+ *              rwsem_wake_head(), passing on any wake-up meant for it.
+ *
+ * Why wake to try rather than always hand over, as the kernel does:
+ * with more threads than CPUs a granted reader holds the lock while it
+ * waits for a CPU, so every writer waited for a queue of readers that
+ * were not running, and the readers behind it slept in turn (95% reads,
+ * 16 threads on 2 CPUs: about one sleep per operation).  Handing over is
+ * kept for a waiter that starves.
  */
 #include "api.h"
 
@@ -27,6 +54,7 @@
 
 #include <linux/rwsem.h>
 
+#include "cpu.h"
 #include "list.h"
 #include "wait_lock.h"
 #include "waiter.h"
@@ -35,6 +63,11 @@
 #define WAITER_WRITER	1
 
 #define READERS(c)	((c) >> RWSEM_READER_SHIFT)
+
+/* Reads of count a writer spins for before it queues (as the mutex). */
+#define RWSEM_SPINS		200
+/* The first waiter is handed the lock once it has waited this long. */
+#define RWSEM_STARVE_NS		1000000ull
 
 static void __attribute__((noreturn, cold))
 rwsem_fatal(struct rw_semaphore *sem, const char *what)
@@ -50,74 +83,145 @@ static struct kmutex_waiter *rwsem_first(struct rw_semaphore *sem)
 					struct kmutex_waiter, node);
 }
 
-/* Dequeue a granted waiter; it is woken once wait_lock is released. */
-static void rwsem_dequeue_granted(struct kmutex_waiter *w, struct wake_q *q)
+static int rwsem_count(struct rw_semaphore *sem)
 {
-	list_del(&w->node);
-	wake_q_grant(q, w);
+	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 }
 
-/* Under wait_lock: let the head of the queue in if it can go now. */
-static void rwsem_grant(struct rw_semaphore *sem, struct wake_q *q)
+/* Under wait_lock: queue @w in arrival order (->since). */
+static void rwsem_enqueue(struct rw_semaphore *sem, struct kmutex_waiter *w)
+{
+	struct kmutex_list *pos = sem->wait_list.prev;
+
+	while (pos != &sem->wait_list &&
+	       list_entry(pos, struct kmutex_waiter, node)->since > w->since)
+		pos = pos->prev;
+	waiter_set_state(w, WAITER_SLEEPING);
+	list_add_tail(&w->node, pos->next);
+	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
+}
+
+/* Under wait_lock: dequeue @w, to be woken granted or to try again. */
+static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
+			  struct wake_q *q, bool grant)
+{
+	list_del(&w->node);
+	if (!grant)
+		__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
+	wake_q_add(q, w, grant ? WAITER_HANDOFF : WAITER_WOKEN);
+}
+
+/*
+ * Under wait_lock, the first waiter @w starving: forbid barging, then
+ * hand it the lock if the holders are gone.  Return: false if they are
+ * not (the last of them comes back to rwsem_wake_head()).
+ */
+static bool rwsem_hand_over(struct rw_semaphore *sem, struct kmutex_waiter *w)
+{
+	int c = __atomic_or_fetch(&sem->count, RWSEM_FLAG_HANDOFF,
+				  __ATOMIC_ACQUIRE);
+
+	if (w->flags == WAITER_READER) {
+		if (c & RWSEM_WRITER_LOCKED)
+			return false;
+		return true;	/* no writer can get in now: add the biases */
+	}
+	/* Readers passing a failed fast path may add a bias. */
+	do {
+		if (c & RWSEM_WRITER_LOCKED || READERS(c))
+			return false;
+	} while (!__atomic_compare_exchange_n(&sem->count, &c,
+			c | RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
+			__ATOMIC_RELAXED));
+	return true;
+}
+
+/* Under wait_lock: let the head of the queue in, or wake it to try. */
+static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 {
 	struct kmutex_waiter *w = rwsem_first(sem);
-	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	int c = rwsem_count(sem);
+	bool grant;
 
-	if (!w || (c & RWSEM_WRITER_LOCKED))
+	if (!w) {
+		if (c & (RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF))
+			__atomic_fetch_and(&sem->count, ~(RWSEM_FLAG_WAITERS |
+					   RWSEM_FLAG_HANDOFF), __ATOMIC_RELAXED);
 		return;
-	if (w->flags == WAITER_WRITER) {
-		/* Readers passing a failed fast path may add a bias. */
-		do {
-			if (READERS(c))
-				return;	/* the last of them will come here */
-		} while (!__atomic_compare_exchange_n(&sem->count, &c,
-				c | RWSEM_WRITER_LOCKED, false,
-				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-		rwsem_dequeue_granted(w, q);
+	}
+	grant = now_ns() - w->since >= RWSEM_STARVE_NS;
+	if (grant) {
+		if (!rwsem_hand_over(sem, w))
+			return;
 	} else {
-		while (w && w->flags == WAITER_READER) {
-			__atomic_fetch_add(&sem->count, RWSEM_READER_BIAS,
-					   __ATOMIC_ACQUIRE);
-			rwsem_dequeue_granted(w, q);
+		if (c & RWSEM_FLAG_HANDOFF)	/* its starving waiter left */
+			__atomic_fetch_and(&sem->count, ~RWSEM_FLAG_HANDOFF,
+					   __ATOMIC_RELAXED);
+		if (c & RWSEM_WRITER_LOCKED ||
+		    (w->flags == WAITER_WRITER && READERS(c)))
+			return;		/* the holder comes back here */
+		if (__atomic_load_n(&sem->woken, __ATOMIC_RELAXED))
+			return;		/* they will, win or lose */
+	}
+	if (w->flags == WAITER_WRITER) {
+		rwsem_dequeue(sem, w, q, grant);
+	} else {
+		do {
+			if (grant)
+				__atomic_fetch_add(&sem->count,
+					RWSEM_READER_BIAS, __ATOMIC_ACQUIRE);
+			rwsem_dequeue(sem, w, q, grant);
 			w = rwsem_first(sem);
-		}
+		} while (w && w->flags == WAITER_READER);
 	}
 	if (list_empty(&sem->wait_list))
 		__atomic_fetch_and(&sem->count, ~RWSEM_FLAG_WAITERS,
 				   __ATOMIC_RELAXED);
+	if (grant)
+		__atomic_fetch_and(&sem->count, ~RWSEM_FLAG_HANDOFF,
+				   __ATOMIC_RELAXED);
 }
 
-/* Release wait_lock, then wake the threads rwsem_grant() let in. */
+/* Release wait_lock, then wake the threads rwsem_wake_head() chose. */
 static void rwsem_unlock_and_wake(struct rw_semaphore *sem, struct wake_q *q)
 {
 	wait_lock_release(&sem->wait_lock);
 	wake_q_wake(q);
 }
 
-/* Queue the caller, grant what can go, sleep; wait_lock held on entry. */
+/*
+ * Queue @w (wait_lock held), let in what can go, sleep.  Return: 0 if
+ * handed the lock, 1 if woken to try again, -EINTR if interrupted.
+ */
 static int rwsem_wait(struct rw_semaphore *sem, struct kmutex_waiter *w,
 		      int intr)
 {
 	struct wake_q q = { 0 };
-	int ret;
+	int ret, state;
 
-	list_add_tail(&w->node, &sem->wait_list);
-	rwsem_grant(sem, &q);
+	rwsem_enqueue(sem, w);
+	rwsem_wake_head(sem, &q);
 	rwsem_unlock_and_wake(sem, &q);
 
 	ret = waiter_sleep(w, intr, NULL);
+	state = waiter_state(w);
+	if (ret == 0 && state == WAITER_WOKEN) {
+		__atomic_fetch_sub(&sem->woken, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
 	if (ret == 0)
 		return 0;
 	wait_lock_acquire(&sem->wait_lock);
-	if (waiter_state(w) == WAITER_HANDOFF) {
+	state = waiter_state(w);
+	if (state == WAITER_HANDOFF) {
 		ret = 0;	/* granted as the signal came: keep it */
 	} else {
-		list_del(&w->node);
-		/* A writer leaving the head may let readers behind it in. */
-		rwsem_grant(sem, &q);
-		if (list_empty(&sem->wait_list))
-			__atomic_fetch_and(&sem->count, ~RWSEM_FLAG_WAITERS,
-					   __ATOMIC_RELAXED);
+		if (state == WAITER_WOKEN)
+			__atomic_fetch_sub(&sem->woken, 1, __ATOMIC_RELAXED);
+		else
+			list_del(&w->node);
+		/* Pass on what it leaves: the head may go now. */
+		rwsem_wake_head(sem, &q);
 	}
 	rwsem_unlock_and_wake(sem, &q);
 	return ret;
@@ -132,19 +236,72 @@ static int rwsem_wait(struct rw_semaphore *sem, struct kmutex_waiter *w,
  */
 KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w = { .state = WAITER_SLEEPING,
-				   .flags = WAITER_READER };
-	int c;
+	struct kmutex_waiter w = { .flags = WAITER_READER };
+	/* What keeps it out: once woken, waiters queued later do not. */
+	int conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS;
+	int ret, c;
 
-	wait_lock_acquire(&sem->wait_lock);
-	c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
-	if (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS))) {
-		wait_lock_release(&sem->wait_lock);
-		return 0;	/* the conflict went away: keep our bias */
+	for (;;) {
+		wait_lock_acquire(&sem->wait_lock);
+		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
+		if (!(c & conflict)) {
+			wait_lock_release(&sem->wait_lock);
+			return 0;	/* keep our bias */
+		}
+		__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS,
+				  __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&sem->count, RWSEM_READER_BIAS,
+				   __ATOMIC_RELAXED);
+		if (conflict & RWSEM_FLAG_WAITERS)
+			w.since = now_ns();
+		ret = rwsem_wait(sem, &w, intr);
+		if (ret <= 0)
+			return ret;
+		conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF;
+		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
+				       __ATOMIC_ACQUIRE);
+		if (!(c & conflict))
+			return 0;
 	}
-	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&sem->count, RWSEM_READER_BIAS, __ATOMIC_RELAXED);
-	return rwsem_wait(sem, &w, intr);
+}
+
+/* Take it for writing if it is free, waiters or not, unless HANDOFF. */
+static bool rwsem_write_try(struct rw_semaphore *sem)
+{
+	int c = rwsem_count(sem);
+
+	while (!(c & ~RWSEM_FLAG_WAITERS))
+		if (__atomic_compare_exchange_n(&sem->count, &c,
+				c | RWSEM_WRITER_LOCKED, false,
+				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/*
+ * Spin a little for the holders to leave: a writer that sleeps makes
+ * every reader after it queue, so a short wait is worth spinning for.
+ */
+static bool rwsem_write_spin(struct rw_semaphore *sem)
+{
+	bool got = false;
+	int i;
+
+	/* One spinner at a time: more only bounce the line. */
+	if (__atomic_load_n(&sem->spinner, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&sem->spinner, 1, __ATOMIC_ACQUIRE))
+		return false;
+	for (i = 0; i < RWSEM_SPINS; i++) {
+		if (rwsem_write_try(sem)) {
+			got = true;
+			break;
+		}
+		if (rwsem_count(sem) & RWSEM_FLAG_HANDOFF)
+			break;	/* it goes to a starving waiter */
+		cpu_relax();
+	}
+	__atomic_store_n(&sem->spinner, 0, __ATOMIC_RELEASE);
+	return got;
 }
 
 /**
@@ -156,19 +313,21 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
  */
 KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w = { .state = WAITER_SLEEPING,
-				   .flags = WAITER_WRITER };
-	int unlocked = 0;
+	struct kmutex_waiter w = { .flags = WAITER_WRITER };
+	int ret;
 
-	wait_lock_acquire(&sem->wait_lock);
-	if (__atomic_compare_exchange_n(&sem->count, &unlocked,
-			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-			__ATOMIC_RELAXED)) {
-		wait_lock_release(&sem->wait_lock);
-		return 0;
-	}
-	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
-	return rwsem_wait(sem, &w, intr);
+	w.since = now_ns();
+	do {
+		if (rwsem_write_spin(sem))
+			return 0;
+		wait_lock_acquire(&sem->wait_lock);
+		if (rwsem_write_try(sem)) {
+			wait_lock_release(&sem->wait_lock);
+			return 0;
+		}
+		ret = rwsem_wait(sem, &w, intr);
+	} while (ret == 1);
+	return ret;
 }
 
 /**
@@ -196,6 +355,6 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 	if (op == __KMUTEX_RWSEM_UP_WRITE)
 		__atomic_fetch_and(&sem->count, ~RWSEM_WRITER_LOCKED,
 				   __ATOMIC_RELEASE);
-	rwsem_grant(sem, &q);
+	rwsem_wake_head(sem, &q);
 	rwsem_unlock_and_wake(sem, &q);
 }

@@ -54,19 +54,31 @@ void waiter_wake(struct kmutex_waiter *w)
 }
 
 /**
- * wake_q_grant - tell a dequeued waiter it got what it waited for
+ * wake_q_add - tell a dequeued waiter its new state, wake it later
  * @q: the batch of wake-ups of this release
  * @w: the waiter, already unlinked, under the wait list's lock
+ * @state: WAITER_HANDOFF (it got what it waited for) or WAITER_WOKEN
+ *	(it is to try again)
  *
  * Nothing of @w may be touched after this: it may return at once.
  */
-void wake_q_grant(struct wake_q *q, struct kmutex_waiter *w)
+void wake_q_add(struct wake_q *q, struct kmutex_waiter *w, int state)
 {
-	waiter_set_state(w, WAITER_HANDOFF);
+	waiter_set_state(w, state);
 	if (q->n < WAKE_Q_SIZE)
 		q->words[q->n++] = &w->state;
 	else
 		futex_wake(&w->state, 1);
+}
+
+/**
+ * wake_q_grant - tell a dequeued waiter it got what it waited for
+ * @q: the batch of wake-ups of this release
+ * @w: the waiter, already unlinked, under the wait list's lock
+ */
+void wake_q_grant(struct wake_q *q, struct kmutex_waiter *w)
+{
+	wake_q_add(q, w, WAITER_HANDOFF);
 }
 
 /**

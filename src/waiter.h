@@ -50,6 +50,7 @@ struct wake_q {
 	int *words[WAKE_Q_SIZE];
 };
 
+void wake_q_add(struct wake_q *q, struct kmutex_waiter *w, int state);
 void wake_q_grant(struct wake_q *q, struct kmutex_waiter *w);
 void wake_q_wake(struct wake_q *q);
 

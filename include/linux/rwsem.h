@@ -4,6 +4,8 @@
  *
  *   count      bit 0 RWSEM_WRITER_LOCKED: a writer holds it;
  *              bit 1 RWSEM_FLAG_WAITERS: the wait list is non-empty;
+ *              bit 2 RWSEM_FLAG_HANDOFF: the first waiter has waited too
+ *              long and gets the lock next, nobody may barge;
  *              bits 8.. the number of readers (RWSEM_READER_BIAS each),
  *              including readers passing through a failed fast path.
  *   fast paths down_read/up_read are one fetch-and-add each; down_write
@@ -11,9 +13,11 @@
  *              Any of them that sees RWSEM_FLAG_WAITERS or a conflicting
  *              owner goes to the slow path (src/rwsem.c), which decides
  *              everything about waiters under wait_lock.
- *   fairness   while anyone waits, new readers and writers queue (FIFO):
- *              a waiting writer stops new readers from jumping ahead, and
- *              the readers at the head of the queue go in together.
+ *   fairness   while anyone waits, new readers queue (FIFO): a waiting
+ *              writer stops new readers from jumping ahead, and the
+ *              readers at the head of the queue are let in together.  A
+ *              writer may spin a little and take a free lock before the
+ *              woken waiters run, unless the first waiter is starving.
  *
  * The protocol is modelled in model/ (see model/README.md).
  */
@@ -31,12 +35,15 @@
 
 #define RWSEM_WRITER_LOCKED	(1 << 0)
 #define RWSEM_FLAG_WAITERS	(1 << 1)
+#define RWSEM_FLAG_HANDOFF	(1 << 2)
 #define RWSEM_READER_SHIFT	8
 #define RWSEM_READER_BIAS	(1 << RWSEM_READER_SHIFT)
 
 struct rw_semaphore {
 	int count;			/* see above */
 	int wait_lock;			/* internal futex lock for wait_list */
+	int spinner;			/* a writer is spinning in its slow path */
+	int woken;			/* waiters woken that have not run yet */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
 };
 
@@ -44,6 +51,8 @@ struct rw_semaphore {
 	{								\
 		.count = 0,						\
 		.wait_lock = 0,						\
+		.spinner = 0,						\
+		.woken = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
 	}
 
@@ -70,6 +79,8 @@ static inline void init_rwsem(struct rw_semaphore *sem)
 {
 	sem->count = 0;
 	sem->wait_lock = 0;
+	sem->spinner = 0;
+	sem->woken = 0;
 	__kmutex_list_init(&sem->wait_list);
 	__kmutex_tsan_create(sem);
 }
@@ -149,7 +160,8 @@ static inline int down_read_trylock(struct rw_semaphore *sem)
  * up_read - release a read lock
  * @sem: the rwsem, held for reading by the caller
  *
- * The last reader out wakes the first waiter (a writer).
+ * The last reader out, when someone waits, goes to the slow path to let
+ * the first waiter (a writer) in.
  */
 static inline void up_read(struct rw_semaphore *sem)
 {
@@ -158,7 +170,8 @@ static inline void up_read(struct rw_semaphore *sem)
 	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
 	c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
 			       __ATOMIC_RELEASE);
-	if (__kmutex_unlikely(c == RWSEM_FLAG_WAITERS || c < 0))
+	/* No readers or writer left but flags (waiters), or misuse. */
+	if (__kmutex_unlikely(c < RWSEM_READER_BIAS && c != 0))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
 	__kmutex_tsan_post_unlock(sem, __KMUTEX_TSAN_READ);
 }
