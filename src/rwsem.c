@@ -172,6 +172,14 @@ static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 					RWSEM_READER_BIAS, __ATOMIC_ACQUIRE);
 			rwsem_dequeue(sem, w, q, grant);
 			w = rwsem_first(sem);
+#if KMUTEX_BUSTED == 4
+			/* Deliberately broken build: one reader at a time,
+			 * the others dequeued but left asleep. */
+			if (w && w->flags == WAITER_READER) {
+				list_del(&w->node);
+				w = rwsem_first(sem);
+			}
+#endif
 		} while (w && w->flags == WAITER_READER);
 	}
 	if (list_empty(&sem->wait_list))
@@ -260,6 +268,13 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 		conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF;
 		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
 				       __ATOMIC_ACQUIRE);
+#if KMUTEX_BUSTED == 3
+		/* Deliberately broken build: now and then ignore a writer. */
+		static unsigned int busted;
+
+		if (__atomic_fetch_add(&busted, 1, __ATOMIC_RELAXED) % 8 == 7)
+			return 0;
+#endif
 		if (!(c & conflict))
 			return 0;
 	}
