@@ -1,29 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* clock.h - the clock everything is timed with, and the spin-loop hint. */
+/* clock.h - the clock everything is timed with, the spin-loop hint, sleep. */
 #ifndef _BENCH_CLOCK_H
 #define _BENCH_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
+/* now_ns() and cpu_relax(): the library's own, so both time alike. */
+#include "../src/cpu.h"
 
 /* Sleep for @ns nanoseconds (the main thread, between phases). */
 static inline void sleep_ns(uint64_t ns)

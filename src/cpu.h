@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* cpu.h - the pause hint for spin loops, and a monotonic clock in ns. */
+/*
+ * cpu.h - the pause hint for spin loops, a monotonic clock in ns, and
+ * the one-spinner-at-a-time claim of the mutex and the rwsem.
+ */
 #ifndef _KMUTEX_SRC_CPU_H
 #define _KMUTEX_SRC_CPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -23,6 +27,23 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Claim the right to spin on a lock (@spinner: its flag), or fail if
+ * another thread has it: more than one spinner only bounces the line
+ * (shared/notes, item 4).  The read first keeps a failed claim from
+ * taking the line exclusive.
+ */
+static inline bool spinner_claim(int *spinner)
+{
+	return !__atomic_load_n(spinner, __ATOMIC_RELAXED) &&
+	       !__atomic_exchange_n(spinner, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void spinner_release(int *spinner)
+{
+	__atomic_store_n(spinner, 0, __ATOMIC_RELEASE);
 }
 
 #endif /* _KMUTEX_SRC_CPU_H */

@@ -70,9 +70,7 @@ static bool mutex_spin(struct mutex *lock)
 	bool got = false;
 	int i;
 
-	/* One spinner at a time: more only bounce the line (notes, item 4). */
-	if (__atomic_load_n(&lock->spinner, __ATOMIC_RELAXED) ||
-	    __atomic_exchange_n(&lock->spinner, 1, __ATOMIC_ACQUIRE))
+	if (!spinner_claim(&lock->spinner))
 		return false;
 	for (i = 0; i < MUTEX_SPINS; i++) {
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
@@ -90,7 +88,7 @@ static bool mutex_spin(struct mutex *lock)
 		 */
 		cpu_relax();
 	}
-	__atomic_store_n(&lock->spinner, 0, __ATOMIC_RELEASE);
+	spinner_release(&lock->spinner);
 	return got;
 }
 

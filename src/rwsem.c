@@ -302,9 +302,7 @@ static bool rwsem_write_spin(struct rw_semaphore *sem)
 	bool got = false;
 	int i;
 
-	/* One spinner at a time: more only bounce the line. */
-	if (__atomic_load_n(&sem->spinner, __ATOMIC_RELAXED) ||
-	    __atomic_exchange_n(&sem->spinner, 1, __ATOMIC_ACQUIRE))
+	if (!spinner_claim(&sem->spinner))
 		return false;
 	for (i = 0; i < RWSEM_SPINS; i++) {
 		if (rwsem_write_try(sem)) {
@@ -315,7 +313,7 @@ static bool rwsem_write_spin(struct rw_semaphore *sem)
 			break;	/* it goes to a starving waiter */
 		cpu_relax();
 	}
-	__atomic_store_n(&sem->spinner, 0, __ATOMIC_RELEASE);
+	spinner_release(&sem->spinner);
 	return got;
 }
 
