@@ -25,8 +25,6 @@
 #include "run.h"
 #include "work.h"
 
-enum { PHASE_WARM, PHASE_RUN, PHASE_STOP };
-
 #define WATCHDOG_S	30
 
 struct window {
@@ -164,6 +162,24 @@ void join_or_die(const char *lock, unsigned int threads, pthread_t tid)
 	}
 }
 
+void start_or_die(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(tid, NULL, fn, arg);
+
+	if (err) {
+		fprintf(stderr, "pthread_create: %s\n", strerror(err));
+		exit(1);
+	}
+}
+
+void run_phases(int *phase, uint64_t warm_ns, uint64_t run_ns)
+{
+	sleep_ns(warm_ns);
+	__atomic_store_n(phase, PHASE_RUN, __ATOMIC_RELAXED);
+	sleep_ns(run_ns);
+	__atomic_store_n(phase, PHASE_STOP, __ATOMIC_RELAXED);
+}
+
 int run_window(const struct window_cfg *cfg, struct window_res *res)
 {
 	struct window *win;
@@ -172,7 +188,6 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 	uint64_t first = UINT64_MAX, last = 0, cpu = 0;
 	unsigned long total = 0, lo = ULONG_MAX, hi = 0;
 	unsigned int i, n = cfg->threads;
-	int err;
 
 	win = aligned_alloc(128, (sizeof(*win) + 127) & ~(size_t)127);
 	w = aligned_alloc(128, n * sizeof(*w));
@@ -196,17 +211,10 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 				exit(1);
 			}
 		}
-		err = pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
-		if (err) {
-			fprintf(stderr, "pthread_create: %s\n", strerror(err));
-			exit(1);
-		}
+		start_or_die(&w[i].tid, worker_main, &w[i]);
 	}
 	pthread_barrier_wait(&win->start);
-	sleep_ns(cfg->warm_ns);
-	__atomic_store_n(&win->phase, PHASE_RUN, __ATOMIC_RELAXED);
-	sleep_ns(cfg->run_ns);
-	__atomic_store_n(&win->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	run_phases(&win->phase, cfg->warm_ns, cfg->run_ns);
 
 	if (cfg->timed)
 		sum = calloc(1, sizeof(*sum));

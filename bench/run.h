@@ -82,6 +82,15 @@ int run_window(const struct window_cfg *cfg, struct window_res *res);
  */
 void join_or_die(const char *lock, unsigned int threads, pthread_t tid);
 
+/* A measurement window's phases, in the word its workers poll. */
+enum { PHASE_WARM, PHASE_RUN, PHASE_STOP };
+
+/* Start a worker, or exit saying why. */
+void start_or_die(pthread_t *tid, void *(*fn)(void *), void *arg);
+
+/* Let the workers warm up for @warm_ns, measure for @run_ns, stop. */
+void run_phases(int *phase, uint64_t warm_ns, uint64_t run_ns);
+
 /* Median ns per lock+unlock pair over @samples timings of @iters pairs. */
 double uncontended_ns(const struct lock_ops *ops, unsigned int samples,
 		      unsigned long iters);

@@ -22,8 +22,6 @@
 #include "rwlock_ops.h"
 #include "work.h"
 
-enum { PHASE_WARM, PHASE_RUN, PHASE_STOP };
-
 const struct rwlock_ops *const all_rwlocks[] = {
 	&kmutex_rwsem_ops,
 	&pthread_rwlock_ops,
@@ -142,21 +140,12 @@ int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res)
 	win->lock = lock_alloc(base);
 	pthread_barrier_init(&win->start, NULL, n + 1);
 	for (i = 0; i < n; i++) {
-		int err;
-
 		w[i].win = win;
 		w[i].seed = 0x9e3779b97f4a7c15ull * (i + 1);
-		err = pthread_create(&w[i].tid, NULL, rw_worker_main, &w[i]);
-		if (err) {
-			fprintf(stderr, "pthread_create: %s\n", strerror(err));
-			exit(1);
-		}
+		start_or_die(&w[i].tid, rw_worker_main, &w[i]);
 	}
 	pthread_barrier_wait(&win->start);
-	sleep_ns(cfg->warm_ns);
-	__atomic_store_n(&win->phase, PHASE_RUN, __ATOMIC_RELAXED);
-	sleep_ns(cfg->run_ns);
-	__atomic_store_n(&win->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	run_phases(&win->phase, cfg->warm_ns, cfg->run_ns);
 
 	for (i = 0; i < n; i++) {
 		join_or_die(base->name, n, w[i].tid);

@@ -27,8 +27,6 @@
 #define BUF_SLOTS	16
 #define MAX_CONSUMERS	64
 
-enum { PHASE_WARM, PHASE_RUN, PHASE_STOP };
-
 const struct sem_ops *const all_sems[] = {
 	&kmutex_sem_ops,
 	&posix_sem_ops,
@@ -62,7 +60,6 @@ void run_pingpong(const struct sem_ops *ops, uint64_t warm_ns,
 	struct hist *h = calloc(1, sizeof(*h));
 	uint64_t t0, end, t;
 	pthread_t tid;
-	int err;
 
 	if (!h) {
 		perror("calloc");
@@ -70,11 +67,7 @@ void run_pingpong(const struct sem_ops *ops, uint64_t warm_ns,
 	}
 	pp.s1 = lock_alloc(&ops->base);
 	pp.s2 = lock_alloc(&ops->base);
-	err = pthread_create(&tid, NULL, pong_main, &pp);
-	if (err) {
-		fprintf(stderr, "pthread_create: %s\n", strerror(err));
-		exit(1);
-	}
+	start_or_die(&tid, pong_main, &pp);
 	t0 = now_ns();
 	end = t0 + warm_ns + run_ns;
 	do {
@@ -171,7 +164,6 @@ double run_prodcons(const struct sem_ops *ops, unsigned int consumers,
 	pthread_t tid[MAX_CONSUMERS + 1];
 	unsigned int i;
 	double mops = 0;
-	int err = 0;
 
 	if (!pc) {
 		perror("aligned_alloc");
@@ -186,20 +178,12 @@ double run_prodcons(const struct sem_ops *ops, unsigned int consumers,
 	pc->items = lock_alloc(&ops->base);
 	for (i = 0; i < BUF_SLOTS; i++)
 		ops->up(pc->slots);
-	for (i = 0; i < consumers && !err; i++) {
+	for (i = 0; i < consumers; i++) {
 		c[i] = (struct consumer){ pc, i };
-		err = pthread_create(&tid[i], NULL, consumer_main, &c[i]);
+		start_or_die(&tid[i], consumer_main, &c[i]);
 	}
-	if (!err)
-		err = pthread_create(&tid[consumers], NULL, producer_main, pc);
-	if (err) {
-		fprintf(stderr, "pthread_create: %s\n", strerror(err));
-		exit(1);
-	}
-	sleep_ns(warm_ns);
-	__atomic_store_n(&pc->phase, PHASE_RUN, __ATOMIC_RELAXED);
-	sleep_ns(run_ns);
-	__atomic_store_n(&pc->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	start_or_die(&tid[consumers], producer_main, pc);
+	run_phases(&pc->phase, warm_ns, run_ns);
 	for (i = 0; i < consumers; i++)
 		ops->up(pc->items);
 	ops->up(pc->slots);
