@@ -509,6 +509,21 @@ static void fairness(void *(*stream)(void *), int nstream, bool writer)
 	check_idle(&fair_sem);
 }
 
+/* Queue a killable writer @c, then three readers @d that wait for each other. */
+static void queue_writer_readers(struct rw_semaphore *s, struct fam_call *c,
+				 struct fam_call d[3])
+{
+	int k;
+
+	readers_in = 0;
+	fam_start(c, call_down_write_killable, s, 0);
+	fam_wait_queued(c, &s->wait_list, 1);
+	for (k = 0; k < 3; k++) {
+		fam_start(&d[k], call_read_until_all_in, s, 3);
+		fam_wait_queued(&d[k], &s->wait_list, k + 2);
+	}
+}
+
 /*
  * The interruptible and killable forms: -EINTR when a handler runs in
  * the blocked thread, with and without SA_RESTART; the lock not taken;
@@ -590,13 +605,7 @@ static void test_signals(int flags)
 	 * it is gone they must get in, with the reader still inside.
 	 */
 	down_read(&s);
-	readers_in = 0;
-	fam_start(&c, call_down_write_killable, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
-	for (k = 0; k < 3; k++) {
-		fam_start(&d[k], call_read_until_all_in, &s, 3);
-		fam_wait_queued(&d[k], &s.wait_list, k + 2);
-	}
+	queue_writer_readers(&s, &c, d);
 	test_sleep_ms(20);
 	CHECK_EQ(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST), 0);
 	fam_interrupt(&c);
@@ -608,13 +617,7 @@ static void test_signals(int flags)
 
 	/* Same with the writer locked out by a writer, not a reader. */
 	down_write(&s);
-	readers_in = 0;
-	fam_start(&c, call_down_write_killable, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
-	for (k = 0; k < 3; k++) {
-		fam_start(&d[k], call_read_until_all_in, &s, 3);
-		fam_wait_queued(&d[k], &s.wait_list, k + 2);
-	}
+	queue_writer_readers(&s, &c, d);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
 	CHECK_EQ(fam_queued(&s.wait_list), 3);
