@@ -52,7 +52,7 @@
 	__kmutex_attr(__release_capability__(__VA_ARGS__))
 #define __kmutex_releases_shared(...) \
 	__kmutex_attr(__release_shared_capability__(__VA_ARGS__))
-/* Held when the function returned @ret (1 for trylock, 0 for _interruptible). */
+/* Held when the function returned @ret: 1 for trylocks, 0 for the rest. */
 #define __kmutex_cond_acquires(ret, ...) \
 	__kmutex_attr(__try_acquire_capability__(ret, __VA_ARGS__))
 #define __kmutex_cond_acquires_shared(ret, ...) \

@@ -215,6 +215,20 @@ static inline bool mutex_is_locked(struct mutex *lock)
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
 
+/*
+ * A function, not a comma expression: clang's analysis sees that the
+ * lock is held when the value tested is the call's own.
+ */
+static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+						  unsigned int subclass)
+	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
+static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+						  unsigned int subclass)
+{
+	(void)subclass;
+	return mutex_lock_interruptible(lock);
+}
+
 /**
  * mutex_lock_nested - mutex_lock() with a lockdep nesting level
  * @lock: the mutex
@@ -227,9 +241,9 @@ static inline bool mutex_is_locked(struct mutex *lock)
 #define mutex_lock_nested(lock, subclass) \
 	do { (void)(subclass); mutex_lock(lock); } while (0)
 #define mutex_lock_interruptible_nested(lock, subclass) \
-	((void)(subclass), mutex_lock_interruptible(lock))
+	__kmutex_mutex_lock_intr_nested((lock), (subclass))
 #define mutex_lock_killable_nested(lock, subclass) \
-	((void)(subclass), mutex_lock_killable(lock))
+	__kmutex_mutex_lock_intr_nested((lock), (subclass))
 #define mutex_lock_nest_lock(lock, nest_lock) \
 	do { (void)(nest_lock); mutex_lock(lock); } while (0)
 

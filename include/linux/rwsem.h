@@ -329,7 +329,18 @@ static inline int rwsem_is_locked(struct rw_semaphore *sem)
 #define down_write_nested(sem, subclass) \
 	do { (void)(subclass); down_write(sem); } while (0)
 #define down_write_killable_nested(sem, subclass) \
-	((void)(subclass), down_write_killable(sem))
+	__kmutex_down_write_killable_nested((sem), (subclass))
+
+/* A function, for clang's analysis: see mutex_lock_interruptible_nested. */
+static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+						      unsigned int subclass)
+	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
+static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+						      unsigned int subclass)
+{
+	(void)subclass;
+	return down_write_killable(sem);
+}
 
 /* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
 __KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
