@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Correct: mutex_lock and its _nested forms, then mutex_unlock; a lock
- * inside a struct, reached through __must_hold (clang before 21 cannot
+ * inside a struct, reached through __must_hold (clang 14 cannot
  * name a sibling member in __guarded_by in C).
  */
 #include <linux/mutex.h>
