@@ -102,40 +102,91 @@ __kmutex_assert_held(const void *p)
 #endif
 
 #ifndef KMUTEX_NO_CONTEXT_NAMES
+/* The kernel's names, for the program's own annotations: __guarded_by(3). */
 #ifndef __acquires
+/**
+ * __acquires - the function returns with the lock(s) held
+ * @...: the lock(s), e.g. &dev->lock
+ */
 #define __acquires(...)			__kmutex_acquires(__VA_ARGS__)
 #endif
 #ifndef __acquires_shared
+/**
+ * __acquires_shared - the function returns with a read lock held
+ * @...: the rw_semaphore(s)
+ */
 #define __acquires_shared(...)		__kmutex_acquires_shared(__VA_ARGS__)
 #endif
 #ifndef __releases
+/**
+ * __releases - the function is called with the lock(s) and releases them
+ * @...: the lock(s)
+ */
 #define __releases(...)			__kmutex_releases(__VA_ARGS__)
 #endif
 #ifndef __releases_shared
+/**
+ * __releases_shared - the function releases a read lock its caller held
+ * @...: the rw_semaphore(s)
+ */
 #define __releases_shared(...)		__kmutex_releases_shared(__VA_ARGS__)
 #endif
 #ifndef __cond_acquires
+/**
+ * __cond_acquires - the function holds the lock when it returns @ret
+ * @ret: the return value that means "taken": 1 for trylocks, 0 for
+ *	calls that return 0 or -EINTR
+ * @x: the lock
+ */
 #define __cond_acquires(ret, x)		__kmutex_cond_acquires(ret, x)
 #endif
 #ifndef __cond_acquires_shared
+/**
+ * __cond_acquires_shared - a read lock is held when it returns @ret
+ * @ret: the return value that means "taken"
+ * @x: the rw_semaphore
+ */
 #define __cond_acquires_shared(ret, x)	__kmutex_cond_acquires_shared(ret, x)
 #endif
 #ifndef __must_hold
+/**
+ * __must_hold - callers must hold the lock(s)
+ * @...: the lock(s)
+ */
 #define __must_hold(...)		__kmutex_must_hold(__VA_ARGS__)
 #endif
 #ifndef __must_hold_shared
+/**
+ * __must_hold_shared - callers must hold the lock(s), a read lock will do
+ * @...: the lock(s)
+ */
 #define __must_hold_shared(...)		__kmutex_must_hold_shared(__VA_ARGS__)
 #endif
 #ifndef __must_not_hold
+/**
+ * __must_not_hold - callers must not hold the lock(s)
+ * @...: the lock(s)
+ */
 #define __must_not_hold(...)		__kmutex_must_not_hold(__VA_ARGS__)
 #endif
 #ifndef __guarded_by
+/**
+ * __guarded_by - the variable is only used with the lock held
+ * @...: the lock; reads need it held shared, writes exclusively
+ */
 #define __guarded_by(...)		__kmutex_guarded_by(__VA_ARGS__)
 #endif
 #ifndef __pt_guarded_by
+/**
+ * __pt_guarded_by - what the pointer points to is only used with the lock
+ * @...: the lock
+ */
 #define __pt_guarded_by(...)		__kmutex_pt_guarded_by(__VA_ARGS__)
 #endif
 #ifndef __no_context_analysis
+/**
+ * __no_context_analysis - do not check this function's body
+ */
 #define __no_context_analysis		__kmutex_no_analysis
 #endif
 #endif /* !KMUTEX_NO_CONTEXT_NAMES */

@@ -50,9 +50,10 @@ static inline _type class_##_name##_constructor(_init_args)		\
 		class_##_name##_constructor
 
 /*
- * clang's thread-safety analysis (kmutex/capability.h) cannot see the
- * cleanup function that releases a guard's lock (clang before 22 does
- * not model cleanup attributes).  So the guard's constructor and
+ * clang's thread-safety analysis (kmutex/capability.h) does not follow
+ * the cleanup function that releases a guard's lock at scope end back
+ * to the lock (clang 14 ignores it; the kernel's context analysis needs
+ * a newer clang that can).  So the guard's constructor and
  * destructor are not analysed (they lock and unlock on the analysis'
  * blind side) and the constructor instead asserts the lock, with
  * __KMUTEX_GUARD_ASSERTS before DEFINE_GUARD: from the guard on, the
