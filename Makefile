@@ -22,8 +22,12 @@ SOMAJOR  := 0
 B        := build
 OPT      ?= -O2
 WARN     := -Wall -Wextra -Werror
+# clang: also its thread-safety analysis of the lock annotations
+# (kmutex/capability.h), for C only; gcc does not know the option.
+TSA_WARN := $(shell $(CC) -Werror -Wthread-safety -x c -c /dev/null \
+		-o /dev/null 2>/dev/null && echo -Wthread-safety)
 CFLAGS   ?= $(OPT) -g
-KCFLAGS  := -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -pthread
+KCFLAGS  := -std=gnu11 $(WARN) $(TSA_WARN) -D_GNU_SOURCE -Iinclude -pthread
 LIBCFLAGS = $(KCFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden
 
 LIB_SRCS := $(wildcard src/*.c)

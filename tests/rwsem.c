@@ -19,13 +19,21 @@
 
 static DECLARE_RWSEM(static_sem);
 
-static long call_down_read(struct fam_call *c)
+/*
+ * Not checked by clang -Wthread-safety: locks in one function, unlocks in
+ * another.
+ */
+static __no_context_analysis long call_down_read(struct fam_call *c)
 {
 	down_read(c->obj);
 	return 0;
 }
 
-static long call_down_write(struct fam_call *c)
+/*
+ * Not checked by clang -Wthread-safety: locks in one function, unlocks in
+ * another.
+ */
+static __no_context_analysis long call_down_write(struct fam_call *c)
 {
 	down_write(c->obj);
 	return 0;
@@ -46,7 +54,11 @@ static long call_down_write_killable(struct fam_call *c)
 	return down_write_killable(c->obj);
 }
 
-static long call_up_read(struct fam_call *c)
+/*
+ * Not checked by clang -Wthread-safety: locks in one function, unlocks in
+ * another.
+ */
+static __no_context_analysis long call_up_read(struct fam_call *c)
 {
 	up_read(c->obj);
 	return 0;
@@ -64,7 +76,11 @@ static void check_idle(struct rw_semaphore *sem)
  * The trylocks and rwsem_is_locked in every state, without waiters:
  * unlocked, read-held once and twice, write-held.
  */
-static void test_states(struct rw_semaphore *sem)
+/*
+ * Not checked by clang -Wthread-safety: lock results checked by CHECK_EQ,
+ * which the analysis cannot read.
+ */
+static __no_context_analysis void test_states(struct rw_semaphore *sem)
 {
 	check_idle(sem);
 	CHECK_EQ(down_read_trylock(sem), 1);
@@ -179,7 +195,11 @@ static void test_readers_share(void)
  */
 #define READERS	20
 
-static void test_up_write_wakes_readers(void)
+/*
+ * Not checked by clang -Wthread-safety: lock results checked by CHECK_EQ,
+ * which the analysis cannot read.
+ */
+static __no_context_analysis void test_up_write_wakes_readers(void)
 {
 	struct fam_call c[READERS], w, late;
 	struct rw_semaphore s;
@@ -233,7 +253,11 @@ static void test_up_write_wakes_readers(void)
  * reader queued at the head of the queue gets in beside it at once, a
  * writer queued after that reader does not.
  */
-static void test_downgrade(void)
+/*
+ * Not checked by clang -Wthread-safety: lock results checked by CHECK_EQ,
+ * which the analysis cannot read.
+ */
+static __no_context_analysis void test_downgrade(void)
 {
 	struct fam_call r, w;
 	struct rw_semaphore s;
@@ -326,7 +350,11 @@ static void stress_write(struct stress_worker *w)
 	__atomic_sub_fetch(&stress_writers, 1, __ATOMIC_SEQ_CST);
 }
 
-static void *stress_thread(void *arg)
+/*
+ * Not checked by clang -Wthread-safety: lock results kept in a variable,
+ * which the analysis cannot read.
+ */
+static __no_context_analysis void *stress_thread(void *arg)
 {
 	struct stress_worker *w = arg;
 
@@ -530,7 +558,11 @@ static void queue_writer_readers(struct rw_semaphore *s, struct fam_call *c,
  * the rwsem consistent afterwards.  down_read and down_write are not
  * ended by signals.
  */
-static void test_signals(int flags)
+/*
+ * Not checked by clang -Wthread-safety: lock results kept in variables,
+ * and locks released by other threads.
+ */
+static __no_context_analysis void test_signals(int flags)
 {
 	long (*const readers[])(struct fam_call *) = {
 		call_down_read_interruptible, call_down_read_killable,
@@ -659,17 +691,26 @@ static void test_signals(int flags)
  * The waiter may return 0 holding the lock, or -EINTR without it; either
  * way the rwsem must add up, and whoever waits behind must get in.
  */
-static void do_up_write(void *sem)
+/*
+ * Not checked by clang -Wthread-safety: locks in one function, unlocks in
+ * another.
+ */
+static __no_context_analysis void do_up_write(void *sem)
 {
 	up_write(sem);
 }
 
-static void do_up_read(void *sem)
+/*
+ * Not checked by clang -Wthread-safety: locks in one function, unlocks in
+ * another.
+ */
+static __no_context_analysis void do_up_read(void *sem)
 {
 	up_read(sem);
 }
 
-static void test_grant_vs_signal(int flags)
+/* Not checked by clang -Wthread-safety: locks released by other threads. */
+static __no_context_analysis void test_grant_vs_signal(int flags)
 {
 	long (*const readers[])(struct fam_call *) = {
 		call_down_read_interruptible, call_down_read_killable,

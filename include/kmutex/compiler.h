@@ -10,6 +10,7 @@
 #define _KMUTEX_COMPILER_H
 
 #include <stdbool.h>
+#include <kmutex/capability.h>
 
 #define __kmutex_likely(x)	__builtin_expect(!!(x), 1)
 #define __kmutex_unlikely(x)	__builtin_expect(!!(x), 0)

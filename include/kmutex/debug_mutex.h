@@ -29,7 +29,8 @@
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 
-struct mutex {
+/* A capability to clang -Wthread-safety, as in production. */
+struct __kmutex_capability("mutex") mutex {
 	int count;			/* 1 free, 0 locked, <0 + waiters */
 	int wait_lock;			/* internal futex lock for wait_list */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
@@ -67,16 +68,31 @@ void kmutex_mutex_lock_slowpath(struct mutex *lock);
 int kmutex_mutex_lock_interruptible_slowpath(struct mutex *lock);
 void kmutex_mutex_unlock_slowpath(struct mutex *lock, const char *site);
 
-/* The checked entry points (src/debug/mutex.c). */
+/*
+ * The checked entry points (src/debug/mutex.c), annotated for clang
+ * -Wthread-safety as the production calls are.  One function serves the
+ * blocking and the interruptible lock: it holds the lock when it returns
+ * 0, and the blocking macros below pass the lock through
+ * __kmutex_mutex_acquired() to say that they always get it.
+ */
 void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 			     const struct lock_class_key *key,
 			     const char *site);
 void kmutex_debug_mutex_destroy(struct mutex *lock, const char *call);
 int kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 			    const struct kmutex_dep_map *nest_lock, int intr,
-			    const char *call);
-int kmutex_debug_mutex_trylock(struct mutex *lock, const char *call);
-void kmutex_debug_mutex_unlock(struct mutex *lock, const char *call);
+			    const char *call) __kmutex_cond_acquires(0, lock);
+int kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
+	__kmutex_cond_acquires(1, lock);
+void kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
+	__kmutex_releases(lock);
+
+static inline struct mutex *__kmutex_mutex_acquired(struct mutex *lock)
+	__kmutex_acquires(lock) __kmutex_no_analysis;
+static inline struct mutex *__kmutex_mutex_acquired(struct mutex *lock)
+{
+	return lock;
+}
 
 /* The uncontended attempt, as in production; src/mutex.c spins with it. */
 static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
@@ -107,13 +123,15 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 	kmutex_debug_mutex_destroy((lock), __KMUTEX_CALL(mutex_destroy, lock))
 
 #define mutex_lock(lock)						\
-	((void)kmutex_debug_mutex_lock((lock), 0, (void *)0, 0,	\
-				       __KMUTEX_CALL(mutex_lock, lock)))
+	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock), 0, \
+		(void *)0, 0, __KMUTEX_CALL(mutex_lock, lock)))
 #define mutex_lock_nested(lock, subclass)				\
-	((void)kmutex_debug_mutex_lock((lock), (subclass), (void *)0, 0, \
-				       __KMUTEX_CALL(mutex_lock_nested, lock)))
+	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock),	\
+		(subclass), (void *)0, 0,				\
+		__KMUTEX_CALL(mutex_lock_nested, lock)))
 #define mutex_lock_nest_lock(lock, nest_lock)				\
-	((void)kmutex_debug_mutex_lock((lock), 0, &(nest_lock)->dep_map, 0, \
+	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock), 0, \
+		&(nest_lock)->dep_map, 0,				\
 		__KMUTEX_CALL(mutex_lock_nest_lock, lock)))
 #define mutex_lock_interruptible(lock)					\
 	kmutex_debug_mutex_lock((lock), 0, (void *)0, 1,		\

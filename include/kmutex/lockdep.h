@@ -10,6 +10,7 @@
 #define _KMUTEX_LOCKDEP_H
 
 #include <stddef.h>
+#include <kmutex/compiler.h>
 
 /* One per lock class; the debugging build keys classes by its address. */
 struct lock_class_key {
@@ -28,9 +29,12 @@ struct lock_class_key {
  * @l: pointer to a mutex or rw_semaphore
  *
  * Production build: does nothing.  The debugging build reports
- * "lockdep_assert_held" failures.
+ * "lockdep_assert_held" failures.  Under clang -Wthread-safety, both
+ * builds: from here on the caller is taken to hold @l (a rw_semaphore
+ * for reading), as clang's assert_capability.
  */
-#define lockdep_assert_held(l)			do { (void)(l); } while (0)
+#define lockdep_assert_held(l) \
+	do { (void)__kmutex_assert_held(l); } while (0)
 
 /**
  * lockdep_set_class - give a lock a lock class of its own
@@ -106,8 +110,9 @@ void kmutex_debug_check_no_locks_freed(const void *addr, size_t len);
 void kmutex_debug_check_no_locks_held(void);
 
 /* Macros, so that the report can name the caller's expression and line. */
-#define lockdep_assert_held(l) \
-	kmutex_lockdep_assert_held(&(l)->dep_map, #l, __KMUTEX_SITE)
+#define lockdep_assert_held(l)						\
+	kmutex_lockdep_assert_held(&__kmutex_assert_held(l)->dep_map, #l, \
+				   __KMUTEX_SITE)
 #define lockdep_set_class(l, key) \
 	kmutex_lockdep_set_class(&(l)->dep_map, (key), #key)
 #define lockdep_set_novalidate_class(l) \

@@ -49,6 +49,24 @@ static inline _type class_##_name##_constructor(_init_args)		\
 	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
 		class_##_name##_constructor
 
+/*
+ * clang's thread-safety analysis (kmutex/capability.h) does not follow
+ * the cleanup function that releases a guard's lock at scope end back
+ * to the lock (clang 14 ignores it; the kernel's context analysis needs
+ * a newer clang that can).  So the guard's constructor and
+ * destructor are not analysed (they lock and unlock on the analysis'
+ * blind side) and the constructor instead asserts the lock, with
+ * __KMUTEX_GUARD_ASSERTS before DEFINE_GUARD: from the guard on, the
+ * analysis takes the lock as held, with no release to expect.
+ * scoped_guard() takes the lock inside its loop condition, so that the
+ * path which skips the block meets the one leaving it and the claim
+ * ends with the block; a guard() claim lasts until the paths of an
+ * if or a loop around it meet, or the function ends.
+ */
+#define __KMUTEX_GUARD_ASSERTS(_name, _type, _asserts)			\
+	static inline _type class_##_name##_constructor(_type _T)	\
+		_asserts(_T) __kmutex_no_analysis;
+
 /**
  * DEFINE_GUARD - declare a lock guard class
  * @_name: guard name, as used by guard(_name)
@@ -57,6 +75,10 @@ static inline _type class_##_name##_constructor(_init_args)		\
  * @_unlock: statement releasing the lock _T
  */
 #define DEFINE_GUARD(_name, _type, _lock, _unlock)			\
+	static inline void class_##_name##_destructor(_type *__kmutex_p) \
+		__kmutex_no_analysis;					\
+	static inline _type class_##_name##_constructor(_type _T)	\
+		__kmutex_no_analysis;					\
 	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
 		     ({ _lock; _T; }), _type _T)			\
 	static inline void *class_##_name##_lock_ptr(class_##_name##_t *_T) \
@@ -70,6 +92,9 @@ static inline _type class_##_name##_constructor(_init_args)		\
  */
 #define DEFINE_GUARD_COND(_name, _ext, _condlock)			\
 	typedef class_##_name##_t class_##_name##_ext##_t;		\
+	static inline class_##_name##_t					\
+	class_##_name##_ext##_constructor(class_##_name##_t _T)		\
+		__kmutex_no_analysis;					\
 	static inline void						\
 	class_##_name##_ext##_destructor(class_##_name##_t *__kmutex_p)	\
 	{ class_##_name##_destructor(__kmutex_p); }			\
@@ -83,9 +108,16 @@ static inline _type class_##_name##_constructor(_init_args)		\
 /* guard(mutex)(&lock): hold the lock until the enclosing scope ends. */
 #define guard(_name)	CLASS(_name, __KMUTEX_UNIQUE(guard))
 
+/* The lock is taken in the condition: see __KMUTEX_GUARD_ASSERTS. */
+#define __kmutex_scoped_var(_name, _scope)				\
+	class_##_name##_t _scope					\
+	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
+		(class_##_name##_t)0
+
 #define __kmutex_scoped_guard(_name, _scope, _done, args...)		\
-	for (CLASS(_name, _scope)(args), *_done = (void *)0;		\
-	     !_done && class_##_name##_lock_ptr(&_scope);		\
+	for (__kmutex_scoped_var(_name, _scope), *_done = (void *)0;	\
+	     !_done && (_scope = class_##_name##_constructor(args),	\
+			class_##_name##_lock_ptr(&_scope));		\
 	     _done = (void *)1)
 
 /*
@@ -97,7 +129,8 @@ static inline _type class_##_name##_constructor(_init_args)		\
 			      __KMUTEX_UNIQUE(done), args)
 
 #define __kmutex_scoped_cond_guard(_name, _fail, _scope, _done, args...) \
-	for (CLASS(_name, _scope)(args), *_done = (void *)0; !_done;	\
+	for (__kmutex_scoped_var(_name, _scope), *_done = (void *)0;	\
+	     !_done && (_scope = class_##_name##_constructor(args), 1);	\
 	     _done = (void *)1)						\
 		if (!class_##_name##_lock_ptr(&_scope)) { _fail; } else
 

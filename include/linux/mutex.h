@@ -31,7 +31,8 @@
 #include <kmutex/debug_mutex.h>
 #else /* !KMUTEX_DEBUG */
 
-struct mutex {
+/* A capability to clang -Wthread-safety: see __guarded_by(3). */
+struct __kmutex_capability("mutex") mutex {
 	int count;			/* 1 free, 0 locked, <0 locked + waiters */
 	int wait_lock;			/* internal futex lock for wait_list */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
@@ -57,6 +58,25 @@ struct mutex {
 void kmutex_mutex_lock_slowpath(struct mutex *lock);
 int kmutex_mutex_lock_interruptible_slowpath(struct mutex *lock);
 void kmutex_mutex_unlock_slowpath(struct mutex *lock, const char *site);
+
+/*
+ * What each call does to the lock, for clang -Wthread-safety
+ * (kmutex/capability.h).  Their bodies are the lock itself, which the
+ * analysis cannot follow.  _interruptible and _killable hold the lock
+ * when they return 0.
+ */
+static inline void mutex_lock(struct mutex *lock)
+	__kmutex_acquires(lock) __kmutex_no_analysis;
+static inline int mutex_lock_interruptible(struct mutex *lock)
+	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
+static inline int mutex_lock_killable(struct mutex *lock)
+	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
+static inline int mutex_trylock(struct mutex *lock)
+	__kmutex_cond_acquires(1, lock) __kmutex_no_analysis;
+static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
+	__kmutex_releases(lock) __kmutex_no_analysis;
+static inline void mutex_unlock(struct mutex *lock)
+	__kmutex_releases(lock) __kmutex_no_analysis;
 
 /**
  * mutex_init - initialise a mutex at run time
@@ -195,6 +215,20 @@ static inline bool mutex_is_locked(struct mutex *lock)
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
 
+/*
+ * A function, not a comma expression: clang's analysis sees that the
+ * lock is held when the value tested is the call's own.
+ */
+static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+						  unsigned int subclass)
+	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
+static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+						  unsigned int subclass)
+{
+	(void)subclass;
+	return mutex_lock_interruptible(lock);
+}
+
 /**
  * mutex_lock_nested - mutex_lock() with a lockdep nesting level
  * @lock: the mutex
@@ -207,18 +241,24 @@ static inline bool mutex_is_locked(struct mutex *lock)
 #define mutex_lock_nested(lock, subclass) \
 	do { (void)(subclass); mutex_lock(lock); } while (0)
 #define mutex_lock_interruptible_nested(lock, subclass) \
-	((void)(subclass), mutex_lock_interruptible(lock))
+	__kmutex_mutex_lock_intr_nested((lock), (subclass))
 #define mutex_lock_killable_nested(lock, subclass) \
-	((void)(subclass), mutex_lock_killable(lock))
+	__kmutex_mutex_lock_intr_nested((lock), (subclass))
 #define mutex_lock_nest_lock(lock, nest_lock) \
 	do { (void)(nest_lock); mutex_lock(lock); } while (0)
 
 #endif /* !KMUTEX_DEBUG */
 
+/* lockdep_assert_held(&m): from there on, clang takes m as held. */
+__KMUTEX_CAPABILITY_HELPERS(struct mutex, __kmutex_asserts)
+
 /* guard(mutex)(&m), scoped_guard(mutex, &m), mutex_try, mutex_intr */
 #include <linux/cleanup.h>
+__KMUTEX_GUARD_ASSERTS(mutex, struct mutex *, __kmutex_asserts)
 DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
+__KMUTEX_GUARD_ASSERTS(mutex_try, struct mutex *, __kmutex_asserts)
 DEFINE_GUARD_COND(mutex, _try, mutex_trylock(_T))
+__KMUTEX_GUARD_ASSERTS(mutex_intr, struct mutex *, __kmutex_asserts)
 DEFINE_GUARD_COND(mutex, _intr, mutex_lock_interruptible(_T) == 0)
 
 #endif /* _LINUX_MUTEX_H */

@@ -39,7 +39,8 @@
 #define RWSEM_READER_SHIFT	8
 #define RWSEM_READER_BIAS	(1 << RWSEM_READER_SHIFT)
 
-struct rw_semaphore {
+/* A capability to clang -Wthread-safety, shared by readers. */
+struct __kmutex_capability("rw_semaphore") rw_semaphore {
 	int count;			/* see above */
 	int wait_lock;			/* internal futex lock for wait_list */
 	int spinner;			/* a writer is spinning in its slow path */
@@ -70,6 +71,34 @@ int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr);
 #define __KMUTEX_RWSEM_UP_WRITE		1
 #define __KMUTEX_RWSEM_DOWNGRADE	2
 void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
+
+/*
+ * What each call does to the rwsem, for clang -Wthread-safety
+ * (kmutex/capability.h): readers hold it shared, writers exclusive; the
+ * forms that return 0 or -EINTR hold it when they return 0.  The bodies
+ * are the lock itself, which the analysis cannot follow.
+ */
+static inline void down_read(struct rw_semaphore *sem)
+	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
+static inline int down_read_interruptible(struct rw_semaphore *sem)
+	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
+static inline int down_read_killable(struct rw_semaphore *sem)
+	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
+static inline int down_read_trylock(struct rw_semaphore *sem)
+	__kmutex_cond_acquires_shared(1, sem) __kmutex_no_analysis;
+static inline void up_read(struct rw_semaphore *sem)
+	__kmutex_releases_shared(sem) __kmutex_no_analysis;
+static inline void down_write(struct rw_semaphore *sem)
+	__kmutex_acquires(sem) __kmutex_no_analysis;
+static inline int down_write_killable(struct rw_semaphore *sem)
+	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
+static inline int down_write_trylock(struct rw_semaphore *sem)
+	__kmutex_cond_acquires(1, sem) __kmutex_no_analysis;
+static inline void up_write(struct rw_semaphore *sem)
+	__kmutex_releases(sem) __kmutex_no_analysis;
+static inline void downgrade_write(struct rw_semaphore *sem)
+	__kmutex_releases(sem) __kmutex_acquires_shared(sem)
+	__kmutex_no_analysis;
 
 /**
  * init_rwsem - initialise a rwsem at run time
@@ -300,14 +329,36 @@ static inline int rwsem_is_locked(struct rw_semaphore *sem)
 #define down_write_nested(sem, subclass) \
 	do { (void)(subclass); down_write(sem); } while (0)
 #define down_write_killable_nested(sem, subclass) \
-	((void)(subclass), down_write_killable(sem))
+	__kmutex_down_write_killable_nested((sem), (subclass))
+
+/* A function, for clang's analysis: see mutex_lock_interruptible_nested. */
+static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+						      unsigned int subclass)
+	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
+static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+						      unsigned int subclass)
+{
+	(void)subclass;
+	return down_write_killable(sem);
+}
+
+/* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
+__KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
 
 #include <linux/cleanup.h>
+#define __KMUTEX_RWSEM_GUARD_ASSERTS(name, asserts) \
+	__KMUTEX_GUARD_ASSERTS(name, struct rw_semaphore *, asserts)
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_read, __kmutex_asserts_shared)
 DEFINE_GUARD(rwsem_read, struct rw_semaphore *, down_read(_T), up_read(_T))
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_read_try, __kmutex_asserts_shared)
 DEFINE_GUARD_COND(rwsem_read, _try, down_read_trylock(_T))
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_read_intr, __kmutex_asserts_shared)
 DEFINE_GUARD_COND(rwsem_read, _intr, down_read_interruptible(_T) == 0)
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_write, __kmutex_asserts)
 DEFINE_GUARD(rwsem_write, struct rw_semaphore *, down_write(_T), up_write(_T))
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_write_try, __kmutex_asserts)
 DEFINE_GUARD_COND(rwsem_write, _try, down_write_trylock(_T))
+__KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_write_kill, __kmutex_asserts)
 DEFINE_GUARD_COND(rwsem_write, _kill, down_write_killable(_T) == 0)
 
 #endif /* _LINUX_RWSEM_H */

@@ -222,11 +222,16 @@ static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
  * @call: the caller's expression and line, for reports
  *
  * Return: 0 with the lock held, or -EINTR (@intr only).
+ *
+ * This and the other entry points are the lock itself, which clang's
+ * thread-safety analysis cannot follow (it would see the mutex taken or
+ * released on no path it knows): __kmutex_no_analysis.  Their callers
+ * are checked against the annotations in kmutex/debug_mutex.h.
  */
-KMUTEX_API int kmutex_debug_mutex_lock(struct mutex *lock,
-				       unsigned int subclass,
-				       const struct kmutex_dep_map *nest_lock,
-				       int intr, const char *call)
+KMUTEX_API __kmutex_no_analysis int
+kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
+			const struct kmutex_dep_map *nest_lock, int intr,
+			const char *call)
 {
 	const void *ip = __builtin_return_address(0);
 	struct kmutex_thread *t;
@@ -274,8 +279,8 @@ KMUTEX_API int kmutex_debug_mutex_lock(struct mutex *lock,
  *
  * Return: 1 if acquired, 0 if it was held.
  */
-KMUTEX_API int kmutex_debug_mutex_trylock(struct mutex *lock,
-					  const char *call)
+KMUTEX_API __kmutex_no_analysis int
+kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 {
 	const void *ip = __builtin_return_address(0);
 	struct kmutex_thread *t;
@@ -326,8 +331,8 @@ report_bad_unlock(struct kmutex_thread *t, struct mutex *lock,
  * @lock: the mutex
  * @call: the caller's expression and line
  */
-KMUTEX_API void kmutex_debug_mutex_unlock(struct mutex *lock,
-					  const char *call)
+KMUTEX_API __kmutex_no_analysis void
+kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
 {
 	const void *ip = __builtin_return_address(0);
 	struct kmutex_thread *t;
