@@ -3,112 +3,156 @@
  *
  * Change together with src/rwsem.c and include/linux/rwsem.h: this file
  * is only worth something while it says what the C code does.  Run it
- * with model/check_rwsem (spin -a, gcc, ./pan); model/RWSEM.md says what
+ * with model/check_rwsem (spin -a, cc, ./pan); model/RWSEM.md says what
  * is proven, what is abstracted and what the numbers were.
  *
  * What it models, and where each part is in the C code:
  *
  *   count            struct rw_semaphore .count with its real encoding:
  *                    bit 0 RWSEM_WRITER_LOCKED (W), bit 1
- *                    RWSEM_FLAG_WAITERS (WT), RWSEM_READER_BIAS (256)
- *                    per reader, including readers passing through a
- *                    failed fast path.  Every C atomic on it (add_fetch,
- *                    sub_fetch, CAS, fetch_or, fetch_and, fetch_add,
- *                    load) is exactly one Promela step, in the C order.
+ *                    RWSEM_FLAG_WAITERS (WT), bit 2 RWSEM_FLAG_HANDOFF
+ *                    (HO), RWSEM_READER_BIAS (256) per reader, including
+ *                    readers passing through a failed fast path.  Every C
+ *                    atomic on it is one Promela step, in the C order.
+ *                    Tests of data private under wait_lock (the list, a
+ *                    waiter's flags) share a step with the atomic they
+ *                    lead to: nobody else can see them.
+ *   woken            .woken: fetch_add under wait_lock in rwsem_dequeue(),
+ *                    fetch_sub lock-free by the woken waiter, or under
+ *                    wait_lock by an interrupted one.
  *   fast paths       <linux/rwsem.h>: __kmutex_read_fast() (add_fetch
  *                    BIAS, fails on W|WT, keeps the bias), up_read()
- *                    (sub_fetch BIAS, slow if the result is WT or < 0),
- *                    down_write()/down_write_killable() (CAS 0 -> W),
- *                    up_write() (CAS W -> 0, else slow),
- *                    downgrade_write() (add_fetch BIAS - W, slow on
- *                    WT|W), down_read_trylock() (load + CAS loop),
- *                    down_write_trylock() (CAS 0 -> W).
+ *                    (sub_fetch BIAS, slow if the result is in 1..255 or
+ *                    negative), down_write() (CAS 0 -> W), up_write() (CAS
+ *                    W -> 0, else slow), downgrade_write() (add_fetch
+ *                    BIAS - W, slow on WT|W), down_read_trylock() (load +
+ *                    CAS loop while no W|WT), down_write_trylock() (CAS).
  *   wait_lock        src/wait_lock.[ch], a correct futex lock, abstracted
- *                    to a plain lock word (wl): only its mutual exclusion
- *                    matters to this protocol.
- *   wait_list        .wait_list, a FIFO of thread ids q[0..qlen-1];
- *                    isw[t] is the queued waiter's .flags (WAITER_WRITER).
- *   waiters          struct kmutex_waiter .state (src/waiter.h):
- *                    SLEEPING, or HANDOFF once granted (the rwsem never
- *                    uses WOKEN).
- *   futex            waiter_sleep() (src/waiter.c): block until
- *                    state[t] != SLEEPING.  The futex_wake() of
- *                    wake_q_wake() after rwsem_unlock_and_wake() drops
- *                    wait_lock is not modelled separately: every
- *                    wake_q_grant() is followed by one, so "blocked until
- *                    the state changes" is what the thread sees.  For an
- *                    interruptible wait a signal may end the sleep at any
- *                    moment, also after the grant (a signal between the
- *                    state store and the futex_wake): -EINTR with state
- *                    HANDOFF, the case rwsem_wait() re-checks.
- *   rwsem_grant()    exactly as written: nothing if the list is empty or
- *                    W is set; a writer at the head gets W by a CAS loop
- *                    unless READERS(c) != 0 (then return, WT kept);
- *                    else each reader at the head up to the first writer
- *                    gets fetch_add(BIAS), is dequeued and set HANDOFF;
- *                    then fetch_and(~WT) if the list is empty.
- *   rwsem_wait()     list_add_tail, rwsem_grant, drop wait_lock, sleep;
- *                    interrupted: under wait_lock keep a HANDOFF, else
- *                    list_del, rwsem_grant, fetch_and(~WT) if empty.
+ *                    to a lock word (wl).
+ *   wait_list        .wait_list as an array q[0..qlen-1]; isw[t] is the
+ *                    waiter's .flags (WAITER_WRITER).  rwsem_enqueue()
+ *                    inserts by ->since: sn[t] is the rank of thread t's
+ *                    since among the threads that hold one (1 = oldest),
+ *                    taken where the C code calls now_ns() (a writer on
+ *                    entering its slow path, a reader before it first
+ *                    queues) and kept while it re-queues, so a woken
+ *                    waiter that loses goes back to its place.
+ *   waiters          kmutex_waiter .state (src/waiter.h): SLEEPING,
+ *                    WOKEN or HANDOFF, stored by wake_q_add().
+ *   futex            waiter_sleep(): block until state[t] != SLEEPING.
+ *                    The futex_wake() of wake_q_wake() after wait_lock is
+ *                    dropped is folded into that (every wake_q_add() is
+ *                    followed by one).  A signal may end the sleep at any
+ *                    moment, also after the state changed: -EINTR with
+ *                    WOKEN or HANDOFF, the cases rwsem_wait() re-checks.
+ *                    It is taken in the step in which the thread gets
+ *                    wait_lock: in between it changes nothing shared.
+ *   rwsem_wake_head() exactly as written (load, then: list empty: clear
+ *                    WT|HO; starving: rwsem_hand_over() = or_fetch(HO),
+ *                    for a writer a CAS loop adding W unless an owner,
+ *                    for readers fetch_add(BIAS) each up to the first
+ *                    writer, dequeued HANDOFF; not starving: clear a
+ *                    stale HO, return if W, a writer head and readers,
+ *                    or woken > 0, else dequeue the head writer or the
+ *                    readers up to the first writer WOKEN (woken++);
+ *                    then clear WT if the list is empty, HO if granted).
+ *                    "Starving" (queued >= RWSEM_STARVE_NS) is a free
+ *                    choice at each call, so both branches are explored
+ *                    in every situation.
+ *   rwsem_wait()     enqueue, wake_head, drop wait_lock, sleep; WOKEN:
+ *                    fetch_sub(woken), return 1 (try again); -EINTR:
+ *                    under wait_lock keep a HANDOFF, else woken-- if
+ *                    WOKEN or list_del if SLEEPING, and wake_head.
  *   down_read slow   kmutex_down_read_slowpath(): under wait_lock load
- *                    count; no W|WT: keep the bias and go in; else
- *                    fetch_or(WT), fetch_sub(BIAS), rwsem_wait().
- *   down_write slow  kmutex_down_write_slowpath(): under wait_lock CAS
- *                    0 -> W, else fetch_or(WT), rwsem_wait().
- *   releases         kmutex_rwsem_wake(): the fatal misuse checks (as
- *                    assertions: they must never fire on correct use),
- *                    under wait_lock fetch_and(~W) for up_write, then
- *                    rwsem_grant().
+ *                    count; no conflict (W|WT the first time, W|HO once
+ *                    woken): keep the bias; else fetch_or(WT),
+ *                    fetch_sub(BIAS), rwsem_wait(); woken: add_fetch(BIAS),
+ *                    keep it unless W|HO, else round again.
+ *   down_write slow  kmutex_down_write_slowpath(): rwsem_write_spin(),
+ *                    then under wait_lock rwsem_write_try() (load, CAS
+ *                    c -> c|W while c has no bit but WT), else
+ *                    rwsem_wait(); woken: start over.  The spin is 0 or 1
+ *                    try: its failed tries only read, so one try at the
+ *                    moment of the last stands for them all; a writer that
+ *                    loses the spinner claim does not try (the 0 case).
+ *                    Every writer may spin, a superset of "one at a time"
+ *                    (.spinner is not modelled).
+ *   releases         kmutex_rwsem_wake(): the fatal misuse checks as
+ *                    assertions (correct use never reaches them), under
+ *                    wait_lock fetch_and(~W) for up_write, wake_head.
  *
- * Each of N (3) threads loops: it picks down_read(),
- * down_read_interruptible(), down_read_trylock(), down_write(),
- * down_write_killable() or down_write_trylock(); if it got the lock it
- * is inside for a step, then up_read(), or up_write(), or
- * downgrade_write() + up_read(); or it stops for good.  So every mix of
- * readers and writers and every number of rounds is covered; the state
- * is finite because nothing counts rounds, and stopping is what lets a
- * lost wake-up show as a thread blocked at a non-end state.
+ * Each of N (3) threads loops: it picks down_read_interruptible() or
+ * down_write_killable(); if it got the lock it is inside for a step,
+ * then up_read(), or up_write(), or downgrade_write() + up_read(); or it
+ * stops for good.  The state is finite because nothing counts rounds,
+ * and stopping is what lets a lost wake-up show as threads all asleep or
+ * stopped.  Left out of the default run because they add states but no
+ * behaviour (model/RWSEM.md):
+ *   - down_read() and down_write(): they are the interruptible calls
+ *     never interrupted (-DWITH_PLAIN adds them: 2.3 times the states);
+ *   - down_read_trylock() and down_write_trylock(): a successful one
+ *     changes count exactly as the fast path's add_fetch or CAS would at
+ *     that moment, a failed one changes nothing (-DWITH_TRYLOCKS adds
+ *     them, with their barging assertions: 1.5 times the states).
  *
  * Properties (see model/RWSEM.md):
- *   exclusion        asserted where a thread gets in: no writer with
- *                    anyone else; and count agrees (W set for a writer,
- *                    READERS(count) >= readers inside).
- *   no barging       every way in that does not queue (fast paths,
- *                    trylocks, the slow paths' own checks) asserts the
- *                    wait list is empty: in particular no reader gets in
- *                    past a queued writer (writer non-starvation, as far
- *                    as a bounded model says it: a queued writer is
- *                    overtaken by nobody, and goes in after at most the
- *                    waiters queued before it).
- *   monitor          in every state: WT set iff the list is non-empty
- *                    whenever wait_lock is free; no stalled head (wait_lock
- *                    free and no release between its count change and its
- *                    rwsem_grant(): the first waiter is a reader only
- *                    while W is set, a writer only while W or some reader
- *                    bias is there - so nobody sleeps who could be let
- *                    in); no lost wake-up (not all threads are stopped or
- *                    asleep with nobody to grant them); once all threads
- *                    stopped: count 0, list empty.
- *   deadlock         spin's invalid end states: every thread can finish.
- *   sharing          -DREACH_SHARE: asserts two readers are never inside
- *                    together; -DREACH_BATCH: asserts one rwsem_grant()
- *                    never lets two readers in; spin must find both
- *                    violated.
+ *   exclusion        where a thread gets in and in every state: no writer
+ *                    with anyone else; count agrees (W set while a writer
+ *                    is inside, READERS(count) >= readers inside).
+ *   no barging       the ways in that may not pass waiters (both fast
+ *                    paths, the trylocks, the reader's first check under
+ *                    wait_lock) assert the list is empty; the ways in that
+ *                    may (rwsem_write_try(), the woken reader's keep,
+ *                    lock-free or under wait_lock) assert HO is not set
+ *                    while anyone waits: nobody passes a starving waiter.
+ *   monitor          in every state: WT set iff the list is non-empty,
+ *                    and HO set only if it is non-empty, whenever
+ *                    wait_lock is free; woken == the number of waiters in
+ *                    state WOKEN; no stalled head (below); no lost
+ *                    wake-up (not all threads stopped or asleep SLEEPING);
+ *                    once all threads stopped: count 0, list empty, woken
+ *                    0, no since held.
+ *   no stalled head  whenever wait_lock is free, the list non-empty, no
+ *                    release or woken waiter is on its way to wait_lock
+ *                    (npend) and woken == 0: W is set or a reader bias is
+ *                    in count.  So the head sleeps only while someone
+ *                    holds or passes who will come back to
+ *                    rwsem_wake_head(), or a woken waiter has yet to run.
+ *   sanity           -DREACH_*: each asserts that something the protocol
+ *                    must allow never happens; spin must find it: SHARE
+ *                    two readers inside; BATCH one rwsem_wake_head()
+ *                    dequeues two readers; HANDOFF a waiter handed the
+ *                    lock; BARGE a writer in by rwsem_write_try() past a
+ *                    waiter; REQUEUE a waiter queued ahead of an earlier
+ *                    one (by since); STALL a reader head asleep while
+ *                    only readers hold (the old, stronger head rule).
  *
  * Variants (spin -D...), run by model/check_rwsem:
  *   BUSTED_BIAS_EARLY    the failed read fast path backs its bias out at
  *                        once; the slow path keeps a bias it lacks.
  *   BUSTED_BIAS_LATE     the queuing reader drops its bias after the
- *                        rwsem_grant() that saw it (lost wake-up).
- *   BUSTED_GRANT_WAITERS rwsem_grant() does not clear WAITERS.
- *   BUSTED_INTR_GRANT    an interrupted waiter leaves without
- *                        rwsem_grant().
+ *                        rwsem_wake_head() that saw it (lost wake-up).
+ *   BUSTED_BIAS_ORDER    the reader drops its bias before setting WAITERS:
+ *                        NOT a bug, spin finds no error (RWSEM.md).
+ *   BUSTED_WAKE_WAITERS  rwsem_wake_head() does not clear WAITERS when it
+ *                        empties the list.
+ *   BUSTED_HANDOFF_EMPTY rwsem_wake_head() with an empty list clears
+ *                        WAITERS but not HANDOFF.
+ *   BUSTED_HANDOFF_READERS rwsem_hand_over() gives a writer the lock over
+ *                        readers.
+ *   BUSTED_WOKEN_WAIT    rwsem_wake_head() wakes the head although woken
+ *                        waiters have not run: NOT a bug (a performance
+ *                        rule), spin finds no error.
+ *   BUSTED_WOKEN_HANDOFF the woken reader keeps its bias past a HANDOFF.
+ *   BUSTED_TRY_HANDOFF   rwsem_write_try() takes the lock past a HANDOFF.
+ *   BUSTED_INTR_WOKEN    an interrupted WOKEN waiter forgets woken--.
+ *   BUSTED_INTR_WAKE     an interrupted WOKEN waiter does not call
+ *                        rwsem_wake_head() (its wake-up is lost).
+ *   BUSTED_INTR_LEAVE    no interrupted waiter calls rwsem_wake_head().
  *   BUSTED_READ_BARGE    the read fast path ignores WAITERS.
- *   BUSTED_BIAS_ORDER    the reader drops its bias before setting WAITERS
- *                        (src/rwsem.c lines 145/146 swapped): NOT a bug,
- *                        spin finds no error (model/RWSEM.md says why).
- *   NO_HEAD_OK           leave out the no-stalled-head invariant, to see
- *                        what the other checks catch alone.
+ *   NO_HEAD_OK, NO_WOKEN_OK, NO_QUIET_OK  leave out the no-stalled-head,
+ *                        woken-count or final-state check, to see what
+ *                        the others catch alone.
  *   N=2, N=4             2 or 4 threads instead of 3.
  */
 
@@ -121,11 +165,13 @@
 /* count bits, <linux/rwsem.h> */
 #define W		1	/* RWSEM_WRITER_LOCKED */
 #define WT		2	/* RWSEM_FLAG_WAITERS */
+#define HO		4	/* RWSEM_FLAG_HANDOFF */
 #define BIAS		256	/* RWSEM_READER_BIAS */
 #define READERS(x)	((x) >> 8)
 
 /* enum waiter_state, src/waiter.h */
 #define SLEEPING	0
+#define WOKEN		1
 #define HANDOFF		2
 
 /* __KMUTEX_RWSEM_* */
@@ -135,21 +181,28 @@
 
 short count;			/* .count */
 byte  wl;			/* .wait_lock: 0 free, else holder id + 1 */
+byte  woken;			/* .woken */
 byte  q[N] = NONE;		/* .wait_list, q[0] is the first waiter */
 byte  qlen;
 bit   isw[N];			/* queued waiter is a writer (.flags) */
 byte  state[N];			/* kmutex_waiter .state */
+byte  sn[N];			/* kmutex_waiter .since as a rank: 0 none,
+				 * else 1 = oldest .. nsn = newest */
+byte  nsn;
 
 /* Ghosts, for the properties only. */
 byte  rin;			/* readers inside */
 byte  win;			/* writers inside */
 byte  nwq;			/* writers on the wait list */
-byte  npend;			/* releases between count change and grant */
+byte  npend;			/* threads bound to come to wait_lock: a
+				 * release between its count change and its
+				 * wake_head, a woken waiter from its woken--
+				 * until it gets in or takes wait_lock */
 bit   asleep[N];		/* thread is in waiter_sleep() */
 bit   done[N];			/* thread has stopped for good */
 byte  ndone;
 #ifdef REACH_BATCH
-byte  batch;			/* readers let in by this rwsem_grant() */
+byte  batch;			/* readers dequeued by this rwsem_wake_head() */
 #endif
 
 #define me		_pid	/* the threads are processes 0..N-1 */
@@ -161,17 +214,55 @@ byte  batch;			/* readers let in by this rwsem_grant() */
 	assert(win == 0); rin++; assert(READERS(count) >= rin)
 #define WRITE_IN \
 	assert(win == 0 && rin == 0); win++; assert((count & W) != 0)
-/* Getting in without queuing: nobody may be waiting. */
+/* Getting in without queuing where barging is not allowed. */
 #define NO_BARGING \
 	assert(nwq == 0); assert(qlen == 0)
+/* Getting in without queuing where barging is allowed: not past a
+ * starving waiter.  (HANDOFF is left set with the list empty for one
+ * step of rwsem_wake_head() after it handed the lock to the last
+ * waiters, who are in: nobody to barge past.) */
+#define NO_HANDOFF_BARGING \
+	assert((count & HO) == 0 || qlen == 0)
 
 #define HEAD		q[0]
 #define WAITERS_OK	(wl != 0 || ((count & WT) != 0) == (qlen > 0))
+#define HANDOFF_OK	(wl != 0 || (count & HO) == 0 || qlen > 0)
+#define ISWOKEN(t)	(state[t] == WOKEN -> 1 : 0)
+#if N == 4
+#define NWOKEN		(ISWOKEN(0) + ISWOKEN(1) + ISWOKEN(2) + ISWOKEN(3))
+#elif N == 3
+#define NWOKEN		(ISWOKEN(0) + ISWOKEN(1) + ISWOKEN(2))
+#elif N == 2
+#define NWOKEN		(ISWOKEN(0) + ISWOKEN(1))
+#endif
+#ifndef NO_WOKEN_OK
+#define WOKEN_OK	(woken == NWOKEN)
+#else
+#define WOKEN_OK	1	/* to see what the other checks catch */
+#endif
+#define EXCL_OK		(win <= 1 && (win == 0 || rin == 0) &&		\
+			 (win == 0 || (count & W) != 0) &&		\
+			 READERS(count) >= rin)
+/*
+ * No stalled head: the first waiter sleeps only while someone will come
+ * to rwsem_wake_head() for it: a holder or a reader passing with its
+ * bias (W or READERS(count) - for a reader head as for a writer head,
+ * since a woken reader may keep its bias, and a writer may downgrade,
+ * while a reader queued after the wake-up sleeps), a woken waiter that
+ * has not run (woken > 0) or is on its way (npend), or wait_lock's
+ * holder.  -DREACH_STALL checks that the old rule (a reader head only
+ * while W) no longer holds.
+ */
 #ifndef NO_HEAD_OK
-#define HEAD_OK		(wl != 0 || npend > 0 || qlen == 0 ||		\
-			 (isw[HEAD] && ((count & W) != 0 ||		\
-					READERS(count) > 0)) ||		\
-			 (!isw[HEAD] && (count & W) != 0))
+#ifndef REACH_STALL
+#define READER_HEAD_OK	(READERS(count) > 0)
+#else
+#define READER_HEAD_OK	0	/* the old rule: only while W */
+#endif
+#define HEAD_OK		(wl != 0 || npend > 0 || qlen == 0 || woken > 0 ||	\
+			 (count & W) != 0 ||				\
+			 (isw[HEAD] && READERS(count) > 0) ||		\
+			 (!isw[HEAD] && READER_HEAD_OK))
 #else
 #define HEAD_OK		1	/* to see what the other checks catch */
 #endif
@@ -187,24 +278,31 @@ byte  batch;			/* readers let in by this rwsem_grant() */
 #error "the monitor's ALL_STUCK is written out for N = 2, 3 or 4"
 #endif
 #define NOT_ALL_STUCK	(!ALL_STUCK)
-#define QUIET_OK	(ndone < N || (count == 0 && qlen == 0 && wl == 0))
+#ifndef NO_QUIET_OK
+#define QUIET_OK	(ndone < N || (count == 0 && qlen == 0 && wl == 0 && \
+			 woken == 0 && nsn == 0))
+#else
+#define QUIET_OK	1	/* to see what the other checks catch */
+#endif
 
 /* --- wait_lock (wait_lock_acquire / wait_lock_release) ---------------- */
 
+/* A thread bound to come here (npend) has come once it holds it. */
 inline wl_acquire()
 {
-	atomic { wl == 0 -> wl = me + 1 }
+	atomic {
+		wl == 0 -> wl = me + 1;
+		if
+		:: pend -> pend = 0; npend--
+		:: else
+		fi
+	}
 }
 
-/* A release that was pending (npend) is over once wait_lock is dropped. */
 inline wl_release_()
 {
 	assert(wl == me + 1);
-	wl = 0;
-	if
-	:: pend -> npend--; pend = 0
-	:: else
-	fi
+	wl = 0
 }
 
 inline wl_release()
@@ -212,21 +310,66 @@ inline wl_release()
 	d_step { wl_release_() }
 }
 
-/* --- the wait list ------------------------------------------------------ */
+/* --- ->since ------------------------------------------------------------ */
 
-/* list_add_tail(&w->node, &sem->wait_list); w is on the caller's stack,
- * freshly SLEEPING. */
-inline list_add_tail(wr)
+/* w.since = now_ns(): later than every since taken so far. */
+inline since_take()
+{
+	nsn++;
+	sn[me] = nsn
+}
+
+/* The slow path returns: its since (if it took one) is gone; renumber
+ * the others to stay canonical. */
+inline since_drop()
 {
 	d_step {
-		state[me] = SLEEPING;
-		q[qlen] = me;
+		if
+		:: sn[me] != 0 ->
+			i = 0;
+			do
+			:: i < N ->
+				if
+				:: sn[i] > sn[me] -> sn[i]--
+				:: else
+				fi;
+				i++
+			:: else -> break
+			od;
+			sn[me] = 0;
+			nsn--;
+			i = 0
+		:: else
+		fi
+	}
+}
+
+/* --- the wait list ------------------------------------------------------ */
+
+/* rwsem_enqueue(): list_add_tail() after the last waiter with an earlier
+ * since, state SLEEPING, fetch_or(WAITERS).  One step: the list is read
+ * only under wait_lock. */
+inline rwsem_enqueue(wr)
+{
+	d_step {
+		i = qlen;
+		do
+		:: i > 0 && sn[q[i - 1]] > sn[me] -> q[i] = q[i - 1]; i--
+		:: else -> break
+		od;
+#ifdef REACH_REQUEUE
+		assert(i == qlen);	/* must fail */
+#endif
+		q[i] = me;
 		qlen++;
+		i = 0;
+		state[me] = SLEEPING;
 		isw[me] = wr;
 		if
 		:: wr -> nwq++
 		:: else
-		fi
+		fi;
+		count = count | WT
 	}
 }
 
@@ -251,89 +394,164 @@ inline list_del(t)
 	i = 0
 }
 
-/* rwsem_dequeue_granted() of the first waiter: list_del (private under
- * wait_lock) and wake_q_grant()'s store of WAITER_HANDOFF. */
-inline dequeue_granted()
+/* rwsem_dequeue() of the first waiter: list_del, woken++ unless it is a
+ * grant, and wake_q_add()'s store of its new state.  The woken++ and the
+ * store are one step: woken is read only under wait_lock, and the woken
+ * waiter's own decrement comes after it sees the store.  (Used inside a
+ * d_step.) */
+inline rwsem_dequeue_(g)
 {
-	d_step {
-		t = HEAD;
-		list_del(t);
-		state[t] = HANDOFF;
-		t = 0
-	}
+	t = HEAD;
+	list_del(t);
+	if
+	:: g -> state[t] = HANDOFF
+	:: else -> woken++; state[t] = WOKEN
+	fi;
+	t = 0
 }
 
-/* if (list_empty(&sem->wait_list)) fetch_and(~RWSEM_FLAG_WAITERS) */
-inline clear_waiters_if_empty()
+/* --- rwsem_wake_head() -------------------------------------------------- */
+
+/*
+ * Under wait_lock.  grant: the head is starving (in C: queued >= 1 ms;
+ * here a free choice at each call); stop: it returns early.  Tests of
+ * the list (private under wait_lock) share a step with the count atomic
+ * they lead to.
+ */
+inline rwsem_wake_head()
 {
-	d_step {
+	atomic {
+		c = count;			/* rwsem_first(), load */
 		if
-		:: qlen == 0 -> count = count & ~WT
+		:: qlen > 0 -> grant = 1
+		:: qlen > 0 -> grant = 0
 		:: else
 		fi
-	}
-}
-
-/* --- rwsem_grant() ------------------------------------------------------ */
-
-inline rwsem_grant()
-{
-	c = count;				/* rwsem_first(), load */
+	};
 	if
-	:: qlen == 0 || (c & W) != 0 -> skip	/* return */
-	:: else ->
+	:: atomic { qlen == 0 ->
 		if
-		:: isw[HEAD] ->
-			/* first writer: CAS c -> c | W unless readers */
+		:: (c & (WT | HO)) != 0 ->
+#ifndef BUSTED_HANDOFF_EMPTY
+			count = count & ~(WT | HO)
+#else
+			/* Bug: a handoff left behind by a waiter that left */
+			count = count & ~WT
+#endif
+		:: else
+		fi }
+	:: qlen > 0 ->
+		if
+		:: atomic { grant ->
+			/* rwsem_hand_over(): or_fetch(HANDOFF) */
+			count = count | HO;
+			c = count;
+			if
+			:: !isw[HEAD] && (c & W) != 0 -> stop = 1
+#ifndef BUSTED_HANDOFF_READERS
+			:: isw[HEAD] && ((c & W) != 0 || READERS(c) != 0) ->
+#else
+			/* Bug: hands a writer the lock over readers. */
+			:: isw[HEAD] && (c & W) != 0 ->
+#endif
+				stop = 1
+			:: else
+			fi }
+			/* a writer: CAS c -> c | W while no owner */
 			do
-			:: READERS(c) != 0 -> break	/* return */
+			:: stop || !isw[HEAD] -> break
 			:: else ->
 				if
 				:: atomic { count == c -> count = c | W };
 					break
-				:: atomic { count != c -> c = count }
-				fi
-			od;
-			if
-			:: READERS(c) == 0 ->
-				dequeue_granted();
-#ifndef BUSTED_GRANT_WAITERS
-				clear_waiters_if_empty()
+				:: atomic { count != c ->
+					c = count;
+					if
+#ifndef BUSTED_HANDOFF_READERS
+					:: (c & W) != 0 || READERS(c) != 0 ->
+#else
+					:: (c & W) != 0 ->
 #endif
-			:: else	/* the last reader comes here again */
+						stop = 1
+					:: else
+					fi }
+				fi
+			od
+		:: atomic { !grant ->
+			if
+			:: (c & HO) != 0 -> count = count & ~HO	/* stale */
+			:: else
+			fi;
+			if
+			:: (c & W) != 0 || (isw[HEAD] && READERS(c) != 0) ->
+				stop = 1	/* the holder comes back here */
+			:: else
+			fi }
+#ifndef BUSTED_WOKEN_WAIT
+			if
+			:: atomic { !stop && woken != 0 -> stop = 1 }
+			:: atomic { stop || woken == 0 }
 			fi
-		:: else ->
+#endif
+		fi;
+		if
+		:: stop
+		:: d_step { !stop && isw[HEAD] -> rwsem_dequeue_(grant) }
+		:: !stop && !isw[HEAD] ->
 			/* the readers at the head, up to the first writer */
 			do
-			:: atomic { qlen > 0 && !isw[HEAD] ->
-					count = count + BIAS };
-				dequeue_granted()
+			:: atomic { qlen > 0 && !isw[HEAD] && grant ->
+				count = count + BIAS };
+				d_step { rwsem_dequeue_(grant) }
+#ifdef REACH_BATCH
+				; batch++; assert(batch < 2)
+#endif
+			:: d_step { qlen > 0 && !isw[HEAD] && !grant ->
+				rwsem_dequeue_(grant) }
 #ifdef REACH_BATCH
 				; batch++; assert(batch < 2)
 #endif
 			:: else -> break
-			od;
+			od
 #ifdef REACH_BATCH
-			batch = 0;
+			; batch = 0
 #endif
-#ifndef BUSTED_GRANT_WAITERS
-			clear_waiters_if_empty()
+		fi;
+		if
+		:: stop
+#ifndef BUSTED_WAKE_WAITERS
+		:: atomic { !stop && qlen == 0 -> count = count & ~WT }
 #endif
+		:: else
+		fi;
+		if
+		:: atomic { !stop && grant -> count = count & ~HO }
+		:: else
 		fi
 	fi;
-	c = 0
+	c = 0;
+	grant = 0;
+	stop = 0
 }
 
 /* --- rwsem_wait() ------------------------------------------------------- */
 
-/* wait_lock held; the caller has set WT.  Sets got if it got in. */
+#define GET_IN(wr) \
+	if								\
+	:: wr -> WRITE_IN						\
+	:: else -> READ_IN						\
+	fi;								\
+	got = 1
+
+/* wait_lock held.  Sets got if handed the lock, retry if woken to try
+ * again; neither: -EINTR. */
 inline rwsem_wait(wr)
 {
-	list_add_tail(wr);
-	rwsem_grant();
+	rwsem_enqueue(wr);
+	rwsem_wake_head();
 #ifdef BUSTED_BIAS_LATE
-	/* Bug: a reader drops its bias after rwsem_grant() saw it and left
-	 * the first writer to "the last reader", which is this one. */
+	/* Bug: a reader drops its bias after rwsem_wake_head() saw it and
+	 * left the first writer to "the last reader", which is this one. */
 	if
 	:: !wr -> count = count - BIAS
 	:: else
@@ -346,30 +564,61 @@ inline rwsem_wait(wr)
 	if
 	:: atomic { state[me] != SLEEPING ->
 		asleep[me] = 0;
-		state[me] = SLEEPING;	/* w is dead: canonical state */
 		if
-		:: wr -> WRITE_IN
-		:: else -> READ_IN
-		fi;
-		got = 1 }
-	:: atomic { intr -> asleep[me] = 0 }
-		/* -EINTR: re-check under wait_lock */
-		wl_acquire();
+		:: state[me] == HANDOFF ->
+#ifdef REACH_HANDOFF
+			assert(state[me] != HANDOFF);	/* must fail */
+#endif
+			state[me] = SLEEPING;	/* w is dead: canonical */
+			GET_IN(wr)
+		:: else -> retry = 1		/* WOKEN */
+		fi }
+		if
+		:: retry ->
+			/* fetch_sub(woken); it must now try, and come to
+			 * wait_lock unless it gets in */
+			atomic {
+				woken--; state[me] = SLEEPING;
+				pend = 1; npend++
+			}
+		:: else
+		fi
+	:: atomic { intr && wl == 0 ->
+		/* -EINTR; the signal is taken when the thread gets
+		 * wait_lock (in between it changes nothing shared) */
+		asleep[me] = 0;
+		wl = me + 1 };
+		/* re-check under wait_lock */
 		if
 		:: atomic { state[me] == HANDOFF ->
 			/* granted as the signal came: keep it */
 			state[me] = SLEEPING;
-			if
-			:: wr -> WRITE_IN
-			:: else -> READ_IN
-			fi;
-			got = 1 }
+			GET_IN(wr) }
 		:: else ->
-			d_step { list_del(me) };
-#ifndef BUSTED_INTR_GRANT
-			rwsem_grant();
+			if
+			:: atomic { state[me] == WOKEN ->
+#ifndef BUSTED_INTR_WOKEN
+				woken--;
 #endif
-			clear_waiters_if_empty()
+				state[me] = SLEEPING
+#ifdef BUSTED_INTR_WAKE
+				/* Bug: a woken leaver does not pass its
+				 * wake-up on. */
+				; stop = 1
+#endif
+				}
+			:: d_step { state[me] == SLEEPING -> list_del(me) }
+			fi;
+#if defined(BUSTED_INTR_LEAVE)
+			skip	/* Bug: no leaver passes anything on. */
+#elif defined(BUSTED_INTR_WAKE)
+			if
+			:: stop -> stop = 0
+			:: else -> rwsem_wake_head()
+			fi
+#else
+			rwsem_wake_head()
+#endif
 		fi;
 		wl_release()
 	fi
@@ -383,15 +632,69 @@ inline rwsem_wake(op)
 		c = count;		/* the fatal misuse checks */
 		assert(op != UP_READ || c >= 0);
 		assert(op != DOWNGRADE || (c & W) == 0);
-		assert(op != UP_WRITE || (c & W) != 0)
+		assert(op != UP_WRITE || (c & W) != 0);
+		c = 0
 	};
 	wl_acquire();
 	if
 	:: op == UP_WRITE -> count = count & ~W
 	:: else
 	fi;
-	rwsem_grant();
+	rwsem_wake_head();
 	wl_release()
+}
+
+/* up_read(): sub_fetch(BIAS); slow if the result is in 1..255 (flags
+ * left, no readers) or negative. */
+inline up_read()
+{
+	atomic {
+		rin--;
+		count = count - BIAS;
+		c = count;
+		if
+		:: c < BIAS && c != 0 -> pend = 1; npend++
+		:: else
+		fi;
+		c = 0
+	};
+	if
+	:: pend -> rwsem_wake(UP_READ)
+	:: else
+	fi
+}
+
+/* --- rwsem_write_try() -------------------------------------------------- */
+
+/* CAS c -> c | W while c has no bit but WAITERS. */
+inline rwsem_write_try()
+{
+	c = count;
+	do
+#ifndef BUSTED_TRY_HANDOFF
+	:: (c & ~WT) != 0 -> break
+#else
+	/* Bug: barges past a starving waiter too. */
+	:: (c & ~(WT | HO)) != 0 -> break
+#endif
+	:: else ->
+		if
+		:: atomic { count == c ->
+			count = c | W;
+			NO_HANDOFF_BARGING;
+#ifdef REACH_BARGE
+			assert(!(qlen > 0));	/* must fail */
+#endif
+			WRITE_IN; got = 1;
+			if
+			:: pend -> pend = 0; npend--
+			:: else
+			fi };
+			break
+		:: atomic { count != c -> c = count }
+		fi
+	od;
+	c = 0
 }
 
 /* --- the threads -------------------------------------------------------- */
@@ -403,14 +706,22 @@ active [N] proctype thread()
 	bit intr;	/* interruptible / killable */
 	bit try;	/* down_write_trylock() */
 	bit got;	/* got the lock */
-	bit pend;	/* this thread's release is pending (npend) */
+	bit retry;	/* rwsem_wait() returned 1: woken to try again */
+	bit again;	/* the reader's conflict is W|HANDOFF (woken once) */
+	bit pend;	/* bound to come to wait_lock (npend) */
+	bit grant;	/* rwsem_wake_head(): the head is starving */
+	bit stop;	/* rwsem_wake_head() returns early */
 
 	do
 	:: /* down_read() / down_read_interruptible() */
+#ifdef WITH_PLAIN
 		if
 		:: intr = 0
 		:: intr = 1
 		fi;
+#else
+		intr = 1;
+#endif
 		/* __kmutex_read_fast(): add_fetch(BIAS) */
 		atomic {
 			count = count + BIAS;
@@ -424,7 +735,8 @@ active [N] proctype thread()
 			:: (c & W) == 0 -> NO_BARGING; READ_IN; got = 1
 #endif
 			:: else
-			fi
+			fi;
+			c = 0
 		};
 		if
 		:: got
@@ -436,57 +748,103 @@ active [N] proctype thread()
 			count = count - BIAS;
 #endif
 			/* kmutex_down_read_slowpath(): our bias is in count */
-			wl_acquire();
-			atomic {
-				c = count;
+			do
+			:: wl_acquire();
+				atomic {
+					c = count;
+					if
+					:: !again && (c & (W | WT)) == 0 ->
+						/* the conflict went away */
+						NO_BARGING; READ_IN; got = 1
+#ifndef BUSTED_WOKEN_HANDOFF
+					:: again && (c & (W | HO)) == 0 ->
+#else
+					:: again && (c & W) == 0 ->
+#endif
+						/* woken once: keep it */
+						NO_HANDOFF_BARGING; READ_IN;
+						got = 1
+					:: else
+					fi;
+					c = 0
+				};
 				if
-				:: (c & (W | WT)) == 0 ->
-					/* the conflict went away: keep it */
-					NO_BARGING; READ_IN; got = 1
+				:: got -> wl_release(); break
 				:: else
-				fi
-			};
-			if
-			:: got -> wl_release()
-			:: else ->
+				fi;
 #if defined(BUSTED_BIAS_LATE) || defined(BUSTED_BIAS_EARLY)
 				/* Bug: the bias goes only after queuing (in
 				 * rwsem_wait()). */
 				count = count | WT;
 #elif !defined(BUSTED_BIAS_ORDER)
 				count = count | WT;		/* fetch_or */
-				count = count - BIAS;		/* fetch_sub */
+				atomic {
+					count = count - BIAS;	/* fetch_sub */
+					if
+					:: !again -> since_take()
+					:: else
+					fi
+				}
 #else
-				/* Bug: the bias goes before WT is set. */
-				count = count - BIAS;
-				count = count | WT;
+				/* Bug? the bias goes before WT is set. */
+				atomic {
+					count = count - BIAS;
+					if
+					:: !again -> since_take()
+					:: else
+					fi
+				}
+				count = count | WT
 #endif
-				rwsem_wait(0)
-			fi
+				;
+#if defined(BUSTED_BIAS_LATE) || defined(BUSTED_BIAS_EARLY)
+				d_step {
+					if
+					:: !again -> since_take()
+					:: else
+					fi
+				}
+#endif
+				rwsem_wait(0);
+				if
+				:: retry -> retry = 0; again = 1
+				:: else -> break	/* in, or -EINTR */
+				fi;
+				/* woken: add_fetch(BIAS), keep it unless a
+				 * writer holds or a handoff is pending */
+				atomic {
+					count = count + BIAS;
+					c = count;
+					if
+#ifndef BUSTED_WOKEN_HANDOFF
+					:: (c & (W | HO)) == 0 ->
+#else
+					/* Bug: ignores a starving waiter. */
+					:: (c & W) == 0 ->
+#endif
+						NO_HANDOFF_BARGING; READ_IN;
+						got = 1;
+						pend = 0; npend--
+					:: else
+					fi;
+					c = 0
+				};
+				if
+				:: got -> break
+				:: else
+				fi
+			od;
+			again = 0;
+			since_drop()
 		fi;
 		intr = 0;
 		c = 0;
 		if
-		:: got ->
-			got = 0;
-			/* inside; up_read(): sub_fetch(BIAS) */
-			atomic {
-				rin--;
-				count = count - BIAS;
-				c = count;
-				if
-				:: c == WT || c < 0 -> pend = 1; npend++
-				:: else
-				fi
-			};
-			if
-			:: pend -> rwsem_wake(UP_READ)
-			:: else
-			fi;
-			c = 0
+		:: got -> got = 0; up_read()	/* inside */
 		:: else	/* -EINTR */
 		fi
 
+#ifdef WITH_TRYLOCKS
 	:: /* down_read_trylock(): load, CAS loop while no W|WT */
 		c = count;
 		do
@@ -502,56 +860,62 @@ active [N] proctype thread()
 		od;
 		c = 0;
 		if
-		:: got ->
-			got = 0;
-			atomic {
-				rin--;
-				count = count - BIAS;
-				c = count;
-				if
-				:: c == WT || c < 0 -> pend = 1; npend++
-				:: else
-				fi
-			};
-			if
-			:: pend -> rwsem_wake(UP_READ)
-			:: else
-			fi;
-			c = 0
+		:: got -> got = 0; up_read()
 		:: else
 		fi
+#endif
 
 	:: /* down_write() / down_write_killable() / down_write_trylock() */
 		if
+#ifdef WITH_PLAIN
 		:: intr = 0
+#endif
 		:: intr = 1
+#ifdef WITH_TRYLOCKS
 		:: try = 1		/* down_write_trylock() */
+#endif
 		fi;
-		/* CAS 0 -> W */
+		/* CAS 0 -> W; failed: the slow path takes its since */
 		atomic {
 			if
 			:: count == 0 -> count = W; NO_BARGING; WRITE_IN; got = 1
-			:: else
+			:: else ->
+				if
+				:: !try -> since_take()
+				:: else
+				fi
 			fi
 		};
 		if
 		:: got || try
 		:: else ->
 			/* kmutex_down_write_slowpath() */
-			wl_acquire();
-			atomic {
+			do
+			:: /* rwsem_write_spin(): a spinner tries, up to
+			    * RWSEM_SPINS times; one try stands for them all
+			    * (the failed ones only read); the one that did
+			    * not get the claim does not try at all */
 				if
-				:: count == 0 ->
-					count = W; NO_BARGING; WRITE_IN; got = 1
+				:: skip
+				:: rwsem_write_try()
+				fi;
+				if
+				:: got -> break
 				:: else
+				fi;
+				wl_acquire();
+				rwsem_write_try();
+				if
+				:: got -> wl_release(); break
+				:: else
+				fi;
+				rwsem_wait(1);
+				if
+				:: retry -> retry = 0	/* start over */
+				:: else -> break	/* in, or -EINTR */
 				fi
-			};
-			if
-			:: got -> wl_release()
-			:: else ->
-				count = count | WT;		/* fetch_or */
-				rwsem_wait(1)
-			fi
+			od;
+			since_drop()
 		fi;
 		intr = 0;
 		try = 0;
@@ -580,27 +944,14 @@ active [N] proctype thread()
 					if
 					:: (c & (WT | W)) != 0 -> pend = 1; npend++
 					:: else
-					fi
+					fi;
+					c = 0
 				};
 				if
 				:: pend -> rwsem_wake(DOWNGRADE)
 				:: else
 				fi;
-				/* inside as a reader; up_read() */
-				atomic {
-					rin--;
-					count = count - BIAS;
-					c = count;
-					if
-					:: c == WT || c < 0 -> pend = 1; npend++
-					:: else
-					fi
-				};
-				if
-				:: pend -> rwsem_wake(UP_READ)
-				:: else
-				fi;
-				c = 0
+				up_read()	/* inside as a reader */
 			fi
 		:: else	/* -EINTR, or the trylock failed */
 		fi
@@ -617,8 +968,12 @@ active [N] proctype thread()
 active proctype monitor()
 {
 end:	atomic {
-		!(WAITERS_OK && HEAD_OK && NOT_ALL_STUCK && QUIET_OK) ->
+		!(EXCL_OK && WAITERS_OK && HANDOFF_OK && WOKEN_OK && HEAD_OK &&
+		  NOT_ALL_STUCK && QUIET_OK) ->
+			assert(EXCL_OK);
 			assert(WAITERS_OK);
+			assert(HANDOFF_OK);
+			assert(WOKEN_OK);
 			assert(HEAD_OK);
 			assert(NOT_ALL_STUCK);
 			assert(QUIET_OK)
