@@ -14,9 +14,10 @@
  *              in, the lock goes to that waiter directly.
  *   read       a reader whose fast path failed still carries its bias.
  *              Under wait_lock it keeps it (nothing conflicts any more)
- *              or sets WAITERS *before* dropping it (so a writer cannot
- *              release by its fast path in between and leave it asleep),
- *              queues and calls rwsem_wake_head().
+ *              or drops it, queues and calls rwsem_wake_head(): that
+ *              call after queueing is what keeps it from sleeping with
+ *              nobody left to wake it (the model shows the order of
+ *              setting WAITERS and dropping the bias does not matter).
  *   write      a writer spins a little (one spinner at a time) and takes
  *              the lock when it is free, also when others wait (count ==
  *              WAITERS: barging, as the mutex allows), unless HANDOFF;
@@ -26,7 +27,9 @@
  *              waiter, a waiter leaving).  If the lock is free for the
  *              head, it dequeues the head (the first writer, or the
  *              readers up to the first writer) and wakes it to try again
- *              (WAITER_WOKEN), unless woken waiters have not run yet.  A
+ *              (WAITER_WOKEN), unless woken waiters have not run yet
+ *              (a performance rule: one batch competes at a time; each
+ *              loser calls rwsem_wake_head() again, so none is lost).  A
  *              starving head is instead handed the lock (WAITER_HANDOFF:
  *              WRITER_LOCKED or the readers' biases are set for it).
  *   woken      a woken reader adds its bias and keeps it if no writer
