@@ -124,7 +124,7 @@ test-tsan:
 # link with DEBUG_LDFLAGS, as kmutex-debug.pc's Libs: see kmutex-debug(3).
 # tests/debug_*.c are built against this library, not the production one.
 DB          := $(B)/debug
-DEBUG_SRCS  := $(filter-out src/semaphore.c src/rwsem.c src/completion.c,$(LIB_SRCS))
+DEBUG_SRCS  := $(filter-out src/semaphore.c src/completion.c,$(LIB_SRCS))
 DEBUG_CSRCS := $(wildcard src/debug/*.c)
 DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \

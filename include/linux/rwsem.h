@@ -30,8 +30,12 @@
 #include <kmutex/tsan.h>
 
 #ifdef KMUTEX_DEBUG
-#error "the kmutex debugging build is not available yet (issue 4)"
-#endif
+/*
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
+ * names, checked by the debug library.  See kmutex-debug(3).
+ */
+#include <kmutex/debug_rwsem.h>
+#else /* !KMUTEX_DEBUG */
 
 #define RWSEM_WRITER_LOCKED	(1 << 0)
 #define RWSEM_FLAG_WAITERS	(1 << 1)
@@ -344,6 +348,8 @@ static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
 
 /* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
 __KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
+
+#endif /* !KMUTEX_DEBUG */
 
 #include <linux/cleanup.h>
 #define __KMUTEX_RWSEM_GUARD_ASSERTS(name, asserts) \
