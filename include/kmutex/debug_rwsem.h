@@ -47,19 +47,19 @@ struct rw_semaphore {
 };
 
 /* A statically initialised rwsem is a class of its own (key NULL). */
-#define __RWSEM_INITIALIZER(name)					\
+#define __RWSEM_INITIALIZER(lockname)					\
 	{								\
 		.count = 0,						\
 		.wait_lock = 0,						\
 		.spinner = 0,						\
 		.woken = 0,						\
-		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
+		.wait_list = KMUTEX_LIST_INIT((lockname).wait_list),	\
 		.owner = 0,						\
 		.stolen_reads = 0,					\
-		.magic = &(name),					\
+		.magic = &(lockname),					\
 		.dep_map = {						\
 			.key = (void *)0,				\
-			.name = #name,					\
+			.name = #lockname,				\
 			.site = __KMUTEX_SITE,				\
 		},							\
 	}
