@@ -118,13 +118,12 @@ test-tsan:
 
 # --- the debugging build (issue 4) -------------------------------------------
 # build/libkmutex-debug.{a,so}: src/*.c compiled with -DKMUTEX_DEBUG (the
-# same slow paths against the debug struct mutex) plus the checker in
-# src/debug/.  semaphore, rwsem and completion are left out until their
-# headers have a debug form (they #error under KMUTEX_DEBUG).  Programs
-# link with DEBUG_LDFLAGS, as kmutex-debug.pc's Libs: see kmutex-debug(3).
+# same slow paths against the debug structs of include/kmutex/debug_*.h)
+# plus the checker in src/debug/.  Programs link with DEBUG_LDFLAGS, as
+# kmutex-debug.pc's Libs: see kmutex-debug(3).
 # tests/debug_*.c are built against this library, not the production one.
 DB          := $(B)/debug
-DEBUG_SRCS  := $(filter-out src/semaphore.c src/completion.c,$(LIB_SRCS))
+DEBUG_SRCS  := $(LIB_SRCS)
 DEBUG_CSRCS := $(wildcard src/debug/*.c)
 DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \

@@ -100,6 +100,16 @@ struct kmutex_dep_map {
 	struct kmutex_lock_class *class_cache[KMUTEX_MAX_SUBCLASSES];
 };
 
+/*
+ * What the debugging build keeps of a semaphore or a completion: they
+ * take no part in the order checks (as in the kernel), so a name for
+ * reports is all.
+ */
+struct kmutex_obj_map {
+	const char *name;	/* the variable, as written */
+	const char *site;	/* "file.c:12", where it was initialised */
+};
+
 void kmutex_lockdep_assert_held(const struct kmutex_dep_map *map,
 				const char *expr, const char *site);
 void kmutex_lockdep_set_class(struct kmutex_dep_map *map,

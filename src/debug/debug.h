@@ -118,6 +118,13 @@ void lockdep_lock_release(void);
 void check_handler(struct kmutex_thread *t, struct held_lock *next);
 void report_owner(int tid, const struct kmutex_dep_map *map);
 
+/* object.c: semaphores and completions. */
+void obj_check_handler(const struct kmutex_obj_map *map, const char *kind,
+		       const char *call, const void *ip);
+void obj_report_uninit(struct kmutex_thread *t, const void *obj,
+		       const char *title, const char *kind, const char *inits,
+		       const char *call, const void *ip);
+
 /* classes.c */
 struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 				    unsigned int subclass);
