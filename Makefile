@@ -129,7 +129,8 @@ DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \
 	       $(DEBUG_CSRCS:src/debug/%.c=$(DB)/obj/debug/%.o)
 DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls
-DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal
+DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal \
+		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
 
 all: $(B)/libkmutex-debug.a $(B)/libkmutex-debug.so

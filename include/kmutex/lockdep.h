@@ -80,6 +80,7 @@ static inline void debug_check_no_locks_held(void)
 #else /* KMUTEX_DEBUG */
 
 #include <kmutex/compiler.h>
+#include <kmutex/debug_free.h>
 
 /*
  * The debugging build.  Every checked lock embeds a struct kmutex_dep_map

@@ -111,6 +111,10 @@ struct held_lock *held_push(struct kmutex_thread *t);
 void held_remove(struct kmutex_thread *t, struct held_lock *h);
 struct kmutex_thread *thread_by_tid(int tid);	/* lockdep_lock held */
 void thread_name(int tid, char *buf, size_t size);
+bool overlaps(const void *a, size_t alen, const void *b, size_t blen);
+void report_freed(struct kmutex_thread *self, struct kmutex_thread *t,
+		  struct held_lock *h, const void *addr, size_t len,
+		  const void *ip);
 void lockdep_lock_acquire(void);
 void lockdep_lock_release(void);
 
