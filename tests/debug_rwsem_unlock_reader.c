@@ -4,20 +4,23 @@
  * read lock, while two other threads do: "bad unlock balance detected".
  * The read lock is released all the same (as in the kernel); one of the
  * readers' own up_read() then only forgets its entry, so the count stays
- * right and a writer gets in afterwards.
+ * right: a reader that comes in meanwhile is still counted after the
+ * other reader leaves, and a writer gets in only after it.
  */
 #include <linux/rwsem.h>
 
 #include "debug_harness.h"
 
 static DECLARE_RWSEM(shared_sem);
-static volatile int taken, released;
+static volatile int taken, go[2];
 
 static void *reader(void *arg)
 {
+	int i = (int)(uintptr_t)arg;
+
 	down_read(&shared_sem);
 	__atomic_add_fetch(&taken, 1, __ATOMIC_RELEASE);
-	WAIT_UNTIL(__atomic_load_n(&released, __ATOMIC_ACQUIRE), 10000);
+	WAIT_UNTIL(__atomic_load_n(&go[i], __ATOMIC_ACQUIRE), 10000);
 	up_read(&shared_sem);
 	return arg;
 }
@@ -33,13 +36,22 @@ static void bug(void)
 	int i;
 
 	for (i = 0; i < 2; i++)
-		CHECK(pthread_create(&t[i], NULL, reader, NULL) == 0);
+		CHECK(pthread_create(&t[i], NULL, reader,
+				     (void *)(uintptr_t)i) == 0);
 	WAIT_UNTIL(__atomic_load_n(&taken, __ATOMIC_ACQUIRE) == 2, 10000);
 	release_a_read();
 	CHECK_EQ(shared_sem.count >> RWSEM_READER_SHIFT, 1);
-	__atomic_store_n(&released, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	/* The first reader's read lock was the one released for it. */
+	__atomic_store_n(&go[0], 1, __ATOMIC_RELEASE);
+	pthread_join(t[0], NULL);
+	CHECK_EQ(shared_sem.count >> RWSEM_READER_SHIFT, 1);
+	/* A new reader, then the second reader leaves: ours still counts. */
+	down_read(&shared_sem);
+	__atomic_store_n(&go[1], 1, __ATOMIC_RELEASE);
+	pthread_join(t[1], NULL);
+	CHECK_EQ(shared_sem.count, RWSEM_READER_BIAS);
+	CHECK_EQ(down_write_trylock(&shared_sem), 0);
+	up_read(&shared_sem);
 	CHECK_EQ(shared_sem.count, 0);
 	down_write(&shared_sem);
 	up_write(&shared_sem);
