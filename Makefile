@@ -157,7 +157,8 @@ $(DEBUG_TESTS): $(B)/tests/%: tests/%.c tests/harness.h tests/debug_harness.h \
 
 test: $(DEBUG_TESTS)
 
-# The cost of the checks: uncontended lock+unlock, production vs debug.
+# The cost of the checks: uncontended lock+unlock (mutex, rwsem read and
+# write), production vs debug.
 .PHONY: bench-debug install-debug uninstall-debug
 bench-debug: bench/debug/cost.c all
 	@mkdir -p $(DB)
@@ -166,8 +167,8 @@ bench-debug: bench/debug/cost.c all
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
 	@{ $(DB)/cost-production; $(DB)/cost-debug; } | awk \
 		'{ print; ns[$$1 " " $$2] = $$3 } END { \
-		  split("single nested deep", c, " "); \
-		  for (i = 1; i <= 3; i++) printf "debug/production %s: %.1fx\n", \
+		  n = split("single nested deep rwsem_read rwsem_write", c, " "); \
+		  for (i = 1; i <= n; i++) printf "debug/production %s: %.1fx\n", \
 		    c[i], ns["debug " c[i]] / ns["production " c[i]] }'
 
 install: install-debug

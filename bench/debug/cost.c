@@ -10,12 +10,16 @@
  *   single   one mutex, nothing else held;
  *   nested   a second mutex taken while a first is held (the inner
  *            lock+unlock is timed; its chain is in the cache);
- *   deep     the same with four locks already held.
+ *   deep     the same with four locks already held;
+ *   rwsem_read, rwsem_write
+ *            down_read+up_read, down_write+up_write of one rw_semaphore
+ *            (nothing else held).
  * Each is the best of several runs, to keep scheduler noise out.
  * An argument sets the loop count (default 2000000), e.g. to run the
  * production build under valgrind --tool=helgrind for comparison.
  */
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -35,6 +39,7 @@ static DEFINE_MUTEX(b);
 static DEFINE_MUTEX(c);
 static DEFINE_MUTEX(d);
 static DEFINE_MUTEX(e);
+static DECLARE_RWSEM(rw);
 
 static double now(void)
 {
@@ -65,6 +70,33 @@ static double time_inner(struct mutex *m)
 	return best;
 }
 
+static double time_rwsem(int write)
+{
+	double best = 1e30;
+	long i;
+	int r;
+
+	for (r = 0; r < RUNS; r++) {
+		double t0 = now(), t;
+
+		for (i = 0; i < loops; i++) {
+			if (write)
+				down_write(&rw);
+			else
+				down_read(&rw);
+			__asm__ __volatile__("" ::: "memory");
+			if (write)
+				up_write(&rw);
+			else
+				up_read(&rw);
+		}
+		t = (now() - t0) / loops;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -80,5 +112,7 @@ int main(int argc, char **argv)
 	mutex_unlock(&c);
 	mutex_unlock(&b);
 	mutex_unlock(&a);
+	printf("%s rwsem_read %.1f\n", BUILD, time_rwsem(0));
+	printf("%s rwsem_write %.1f\n", BUILD, time_rwsem(1));
 	return 0;
 }
