@@ -114,12 +114,20 @@ static inline int __kmutex_completion_intr(long ret)
  * a common struct member (req->complete(req)), which a function-like
  * macro would eat.  Always inlined, so the library sees the caller.
  */
+/**
+ * complete - complete once: wake one waiter, or let the next wait pass
+ * @x: the completion
+ */
 static inline __attribute__((__always_inline__))
 void complete(struct completion *x)
 {
 	kmutex_debug_complete(x, 0, "complete()");
 }
 
+/**
+ * complete_all - complete for everyone until reinit_completion()
+ * @x: the completion
+ */
 static inline __attribute__((__always_inline__))
 void complete_all(struct completion *x)
 {

@@ -88,12 +88,20 @@ void kmutex_debug_sem_up(struct semaphore *sem, const char *call);
  * struct members (ops->up(x)), which a function-like macro would eat.
  * Always inlined, so that the library still sees the caller's frame.
  */
+/**
+ * down - take a unit of the semaphore, waiting as long as it takes
+ * @sem: the semaphore; in a signal handler this is reported
+ */
 static inline __attribute__((__always_inline__))
 void down(struct semaphore *sem)
 {
 	kmutex_debug_sem_down(sem, 0, 0, 0, "down()");
 }
 
+/**
+ * up - release a unit of the semaphore (any thread, also a handler)
+ * @sem: the semaphore
+ */
 static inline __attribute__((__always_inline__))
 void up(struct semaphore *sem)
 {
