@@ -9,7 +9,7 @@
 
 static DECLARE_RWSEM(forgotten_sem);
 
-DEBUG_FN void read_and_leave(void)
+DEBUG_FN __no_context_analysis void read_and_leave(void)
 {
 	down_read(&forgotten_sem);
 }

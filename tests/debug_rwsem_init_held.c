@@ -14,7 +14,7 @@ DEBUG_FN void reset_init(void)
 	init_rwsem(&reset_sem);
 }
 
-DEBUG_FN void hold_it(void)
+DEBUG_FN __no_context_analysis void hold_it(void)
 {
 	down_write(&reset_sem);
 }

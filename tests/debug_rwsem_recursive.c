@@ -12,7 +12,7 @@
 
 static DECLARE_RWSEM(map_sem);
 
-DEBUG_FN void lookup_twice(void)
+DEBUG_FN __no_context_analysis void lookup_twice(void)
 {
 	down_read(&map_sem);
 	down_read(&map_sem);

@@ -9,7 +9,7 @@
 
 static DECLARE_RWSEM(stats_sem);
 
-DEBUG_FN void read_stats(void)
+DEBUG_FN __no_context_analysis void read_stats(void)
 {
 	down_read(&stats_sem);
 	up_read(&stats_sem);

@@ -10,7 +10,7 @@
 
 static DECLARE_RWSEM(route_sem);
 
-DEBUG_FN void wrong_release(void)
+DEBUG_FN __no_context_analysis void wrong_release(void)
 {
 	down_read(&route_sem);
 	up_write(&route_sem);	/* it is a read lock */

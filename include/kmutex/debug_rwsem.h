@@ -33,7 +33,8 @@
 #define RWSEM_READER_SHIFT	8
 #define RWSEM_READER_BIAS	(1 << RWSEM_READER_SHIFT)
 
-struct rw_semaphore {
+/* A capability to clang -Wthread-safety, shared by readers. */
+struct __kmutex_capability("rw_semaphore") rw_semaphore {
 	int count;			/* as in production */
 	int wait_lock;			/* internal futex lock for wait_list */
 	int spinner;			/* a writer is spinning in its slow path */
@@ -101,39 +102,85 @@ void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
 					__KMUTEX_SITE);			\
 	} while (0)
 
-#define __kmutex_down(sem, sub, read, intr, fn)				\
-	kmutex_debug_rwsem_down((sem), (sub), (read), (intr),		\
-				__KMUTEX_CALL(fn, sem))
+/*
+ * Each call goes through an always-inline helper that says what it does
+ * to the rwsem for clang -Wthread-safety, as the production calls do
+ * (readers shared, writers exclusive, the 0/-EINTR forms holding it on
+ * 0, the trylocks on 1).  Always inlined, so that the library still sees
+ * the caller's frame; the macros name the caller's expression and line.
+ */
+#define __KMUTEX_RWSEM_CALL(type, name, attrs, body)			\
+	static inline __attribute__((__always_inline__)) type		\
+	name(struct rw_semaphore *sem, unsigned int sub,		\
+	     const char *call) attrs __kmutex_no_analysis;		\
+	static inline __attribute__((__always_inline__)) type		\
+	name(struct rw_semaphore *sem, unsigned int sub,		\
+	     const char *call)						\
+	{								\
+		(void)sub;						\
+		body;							\
+	}
 
-#define down_read(sem)	((void)__kmutex_down(sem, 0, 1, 0, down_read))
+__KMUTEX_RWSEM_CALL(void, __kmutex_down_read,
+	__kmutex_acquires_shared(sem),
+	kmutex_debug_rwsem_down(sem, sub, 1, 0, call))
+__KMUTEX_RWSEM_CALL(int, __kmutex_down_read_intr,
+	__kmutex_cond_acquires_shared(0, sem),
+	return kmutex_debug_rwsem_down(sem, sub, 1, 1, call))
+__KMUTEX_RWSEM_CALL(int, __kmutex_down_read_try,
+	__kmutex_cond_acquires_shared(1, sem),
+	return kmutex_debug_rwsem_trylock(sem, 1, call))
+__KMUTEX_RWSEM_CALL(void, __kmutex_up_read,
+	__kmutex_releases_shared(sem),
+	kmutex_debug_rwsem_up(sem, 1, call))
+__KMUTEX_RWSEM_CALL(void, __kmutex_down_write,
+	__kmutex_acquires(sem),
+	kmutex_debug_rwsem_down(sem, sub, 0, 0, call))
+__KMUTEX_RWSEM_CALL(int, __kmutex_down_write_kill,
+	__kmutex_cond_acquires(0, sem),
+	return kmutex_debug_rwsem_down(sem, sub, 0, 1, call))
+__KMUTEX_RWSEM_CALL(int, __kmutex_down_write_try,
+	__kmutex_cond_acquires(1, sem),
+	return kmutex_debug_rwsem_trylock(sem, 0, call))
+__KMUTEX_RWSEM_CALL(void, __kmutex_up_write,
+	__kmutex_releases(sem),
+	kmutex_debug_rwsem_up(sem, 0, call))
+__KMUTEX_RWSEM_CALL(void, __kmutex_downgrade_write,
+	__kmutex_releases(sem) __kmutex_acquires_shared(sem),
+	kmutex_debug_rwsem_downgrade(sem, call))
+
+#define __KMUTEX_RWSEM(fn, helper, sem, sub) \
+	helper((sem), (sub), __KMUTEX_CALL(fn, sem))
+
+#define down_read(sem) \
+	__KMUTEX_RWSEM(down_read, __kmutex_down_read, sem, 0)
 #define down_read_nested(sem, subclass) \
-	((void)__kmutex_down(sem, subclass, 1, 0, down_read_nested))
+	__KMUTEX_RWSEM(down_read_nested, __kmutex_down_read, sem, subclass)
 #define down_read_interruptible(sem) \
-	__kmutex_down(sem, 0, 1, 1, down_read_interruptible)
+	__KMUTEX_RWSEM(down_read_interruptible, __kmutex_down_read_intr, sem, 0)
 /* Userspace has no fatal signal that returns: as interruptible. */
 #define down_read_killable(sem) \
-	__kmutex_down(sem, 0, 1, 1, down_read_killable)
+	__KMUTEX_RWSEM(down_read_killable, __kmutex_down_read_intr, sem, 0)
 #define down_read_trylock(sem) \
-	kmutex_debug_rwsem_trylock((sem), 1, \
-				   __KMUTEX_CALL(down_read_trylock, sem))
+	__KMUTEX_RWSEM(down_read_trylock, __kmutex_down_read_try, sem, 0)
 #define up_read(sem) \
-	kmutex_debug_rwsem_up((sem), 1, __KMUTEX_CALL(up_read, sem))
+	__KMUTEX_RWSEM(up_read, __kmutex_up_read, sem, 0)
 
-#define down_write(sem)	((void)__kmutex_down(sem, 0, 0, 0, down_write))
+#define down_write(sem) \
+	__KMUTEX_RWSEM(down_write, __kmutex_down_write, sem, 0)
 #define down_write_nested(sem, subclass) \
-	((void)__kmutex_down(sem, subclass, 0, 0, down_write_nested))
+	__KMUTEX_RWSEM(down_write_nested, __kmutex_down_write, sem, subclass)
 #define down_write_killable(sem) \
-	__kmutex_down(sem, 0, 0, 1, down_write_killable)
-#define down_write_killable_nested(sem, subclass) \
-	__kmutex_down(sem, subclass, 0, 1, down_write_killable_nested)
+	__KMUTEX_RWSEM(down_write_killable, __kmutex_down_write_kill, sem, 0)
+#define down_write_killable_nested(sem, subclass)			\
+	__KMUTEX_RWSEM(down_write_killable_nested,			\
+		       __kmutex_down_write_kill, sem, subclass)
 #define down_write_trylock(sem) \
-	kmutex_debug_rwsem_trylock((sem), 0, \
-				   __KMUTEX_CALL(down_write_trylock, sem))
+	__KMUTEX_RWSEM(down_write_trylock, __kmutex_down_write_try, sem, 0)
 #define up_write(sem) \
-	kmutex_debug_rwsem_up((sem), 0, __KMUTEX_CALL(up_write, sem))
+	__KMUTEX_RWSEM(up_write, __kmutex_up_write, sem, 0)
 #define downgrade_write(sem) \
-	kmutex_debug_rwsem_downgrade((sem), \
-				     __KMUTEX_CALL(downgrade_write, sem))
+	__KMUTEX_RWSEM(downgrade_write, __kmutex_downgrade_write, sem, 0)
 
 /**
  * rwsem_is_locked - tell whether a rwsem is held (for reading or writing)

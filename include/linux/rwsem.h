@@ -347,9 +347,9 @@ static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
 }
 
 /* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
-__KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
-
 #endif /* !KMUTEX_DEBUG */
+
+__KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
 
 #include <linux/cleanup.h>
 #define __KMUTEX_RWSEM_GUARD_ASSERTS(name, asserts) \
