@@ -70,26 +70,38 @@ static double time_inner(struct mutex *m)
 	return best;
 }
 
-static double time_rwsem(int write)
+static void read_loop(void)
+{
+	long i;
+
+	for (i = 0; i < loops; i++) {
+		down_read(&rw);
+		__asm__ __volatile__("" ::: "memory");
+		up_read(&rw);
+	}
+}
+
+static void write_loop(void)
+{
+	long i;
+
+	for (i = 0; i < loops; i++) {
+		down_write(&rw);
+		__asm__ __volatile__("" ::: "memory");
+		up_write(&rw);
+	}
+}
+
+/* The best of RUNS timings of @loop, per iteration. */
+static double time_loop(void (*loop)(void))
 {
 	double best = 1e30;
-	long i;
 	int r;
 
 	for (r = 0; r < RUNS; r++) {
 		double t0 = now(), t;
 
-		for (i = 0; i < loops; i++) {
-			if (write)
-				down_write(&rw);
-			else
-				down_read(&rw);
-			__asm__ __volatile__("" ::: "memory");
-			if (write)
-				up_write(&rw);
-			else
-				up_read(&rw);
-		}
+		loop();
 		t = (now() - t0) / loops;
 		if (t < best)
 			best = t;
@@ -112,7 +124,7 @@ int main(int argc, char **argv)
 	mutex_unlock(&c);
 	mutex_unlock(&b);
 	mutex_unlock(&a);
-	printf("%s rwsem_read %.1f\n", BUILD, time_rwsem(0));
-	printf("%s rwsem_write %.1f\n", BUILD, time_rwsem(1));
+	printf("%s rwsem_read %.1f\n", BUILD, time_loop(read_loop));
+	printf("%s rwsem_write %.1f\n", BUILD, time_loop(write_loop));
 	return 0;
 }
