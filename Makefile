@@ -118,19 +118,19 @@ test-tsan:
 
 # --- the debugging build (issue 4) -------------------------------------------
 # build/libkmutex-debug.{a,so}: src/*.c compiled with -DKMUTEX_DEBUG (the
-# same slow paths against the debug struct mutex) plus the checker in
-# src/debug/.  semaphore, rwsem and completion are left out until their
-# headers have a debug form (they #error under KMUTEX_DEBUG).  Programs
-# link with DEBUG_LDFLAGS, as kmutex-debug.pc's Libs: see kmutex-debug(3).
+# same slow paths against the debug structs of include/kmutex/debug_*.h)
+# plus the checker in src/debug/.  Programs link with DEBUG_LDFLAGS, as
+# kmutex-debug.pc's Libs: see kmutex-debug(3).
 # tests/debug_*.c are built against this library, not the production one.
 DB          := $(B)/debug
-DEBUG_SRCS  := $(filter-out src/semaphore.c src/rwsem.c src/completion.c,$(LIB_SRCS))
+DEBUG_SRCS  := $(LIB_SRCS)
 DEBUG_CSRCS := $(wildcard src/debug/*.c)
 DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \
 	       $(DEBUG_CSRCS:src/debug/%.c=$(DB)/obj/debug/%.o)
 DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls
-DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal
+DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal \
+		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
 
 all: $(B)/libkmutex-debug.a $(B)/libkmutex-debug.so
@@ -157,7 +157,8 @@ $(DEBUG_TESTS): $(B)/tests/%: tests/%.c tests/harness.h tests/debug_harness.h \
 
 test: $(DEBUG_TESTS)
 
-# The cost of the checks: uncontended lock+unlock, production vs debug.
+# The cost of the checks: uncontended lock+unlock (mutex, rwsem read and
+# write), production vs debug.
 .PHONY: bench-debug install-debug uninstall-debug
 bench-debug: bench/debug/cost.c all
 	@mkdir -p $(DB)
@@ -166,8 +167,8 @@ bench-debug: bench/debug/cost.c all
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
 	@{ $(DB)/cost-production; $(DB)/cost-debug; } | awk \
 		'{ print; ns[$$1 " " $$2] = $$3 } END { \
-		  split("single nested deep", c, " "); \
-		  for (i = 1; i <= 3; i++) printf "debug/production %s: %.1fx\n", \
+		  n = split("single nested deep rwsem_read rwsem_write", c, " "); \
+		  for (i = 1; i <= n; i++) printf "debug/production %s: %.1fx\n", \
 		    c[i], ns["debug " c[i]] / ns["production " c[i]] }'
 
 install: install-debug

@@ -4,8 +4,8 @@
  * bench/debug/cost.c built twice next to this program (bench.mk):
  * cost-production against libkmutex.a, cost-debug against
  * libkmutex-debug.a with -DKMUTEX_DEBUG.  Each prints
- * "<build> <case> <ns per lock+unlock>" for the cases single, nested
- * and deep, each the best of several timings; they run one after the
+ * "<build> <case> <ns per lock+unlock>" for the cases single, nested,
+ * deep, rwsem_read and rwsem_write, each the best of several timings; they run one after the
  * other, after every other workload, so nothing else of this program
  * runs beside them.  Missing programs are said, not hidden.
  */
@@ -15,13 +15,19 @@
 
 #include "bench.h"
 
-#define NR_CASES	3
+#define NR_CASES	5
 
-static const char *const cases[NR_CASES] = { "single", "nested", "deep" };
+static const char *const cases[NR_CASES] = {
+	"single", "nested", "deep", "rwsem_read", "rwsem_write",
+};
 static const char *const metric[NR_CASES][3] = {
 	{ "single_production_ns", "single_debug_ns", "single_debug_vs_prod" },
 	{ "nested_production_ns", "nested_debug_ns", "nested_debug_vs_prod" },
 	{ "deep_production_ns", "deep_debug_ns", "deep_debug_vs_prod" },
+	{ "rwsem_read_production_ns", "rwsem_read_debug_ns",
+	  "rwsem_read_debug_vs_prod" },
+	{ "rwsem_write_production_ns", "rwsem_write_debug_ns",
+	  "rwsem_write_debug_vs_prod" },
 };
 
 const char *debug_cost_status;

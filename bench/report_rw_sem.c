@@ -125,11 +125,15 @@ void table_sem(void)
 
 void table_debug(void)
 {
-	static const char *const cases[] = { "single", "nested", "deep" };
+	static const char *const cases[] = {
+		"single", "nested", "deep", "rwsem_read", "rwsem_write",
+	};
 	static const char *const what[] = {
 		"one mutex, nothing else held",
 		"a second mutex while one is held",
 		"a fifth mutex while four are held",
+		"down_read+up_read, nothing else held",
+		"down_write+up_write, nothing else held",
 	};
 	unsigned int i, k;
 
@@ -144,7 +148,7 @@ void table_debug(void)
 	print_name("case", "");
 	printf(" %-*s %-*s %-*s %s\n", CELL, "production ns", CELL,
 	       "debug ns", CELL, "debug/production", "what");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char metric[3][40];
 
 		snprintf(metric[0], 40, "%s_production_ns", cases[i]);

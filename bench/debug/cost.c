@@ -10,12 +10,16 @@
  *   single   one mutex, nothing else held;
  *   nested   a second mutex taken while a first is held (the inner
  *            lock+unlock is timed; its chain is in the cache);
- *   deep     the same with four locks already held.
+ *   deep     the same with four locks already held;
+ *   rwsem_read, rwsem_write
+ *            down_read+up_read, down_write+up_write of one rw_semaphore
+ *            (nothing else held).
  * Each is the best of several runs, to keep scheduler noise out.
  * An argument sets the loop count (default 2000000), e.g. to run the
  * production build under valgrind --tool=helgrind for comparison.
  */
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -35,6 +39,7 @@ static DEFINE_MUTEX(b);
 static DEFINE_MUTEX(c);
 static DEFINE_MUTEX(d);
 static DEFINE_MUTEX(e);
+static DECLARE_RWSEM(rw);
 
 static double now(void)
 {
@@ -65,6 +70,45 @@ static double time_inner(struct mutex *m)
 	return best;
 }
 
+static void read_loop(void)
+{
+	long i;
+
+	for (i = 0; i < loops; i++) {
+		down_read(&rw);
+		__asm__ __volatile__("" ::: "memory");
+		up_read(&rw);
+	}
+}
+
+static void write_loop(void)
+{
+	long i;
+
+	for (i = 0; i < loops; i++) {
+		down_write(&rw);
+		__asm__ __volatile__("" ::: "memory");
+		up_write(&rw);
+	}
+}
+
+/* The best of RUNS timings of @loop, per iteration. */
+static double time_loop(void (*loop)(void))
+{
+	double best = 1e30;
+	int r;
+
+	for (r = 0; r < RUNS; r++) {
+		double t0 = now(), t;
+
+		loop();
+		t = (now() - t0) / loops;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -80,5 +124,7 @@ int main(int argc, char **argv)
 	mutex_unlock(&c);
 	mutex_unlock(&b);
 	mutex_unlock(&a);
+	printf("%s rwsem_read %.1f\n", BUILD, time_loop(read_loop));
+	printf("%s rwsem_write %.1f\n", BUILD, time_loop(write_loop));
 	return 0;
 }

@@ -80,6 +80,7 @@ static inline void debug_check_no_locks_held(void)
 #else /* KMUTEX_DEBUG */
 
 #include <kmutex/compiler.h>
+#include <kmutex/debug_free.h>
 
 /*
  * The debugging build.  Every checked lock embeds a struct kmutex_dep_map
@@ -98,6 +99,16 @@ struct kmutex_dep_map {
 	const char *key_name;	/* lockdep_set_class()'s key, or NULL */
 	/* The classes of (key, subclass), filled in on first use. */
 	struct kmutex_lock_class *class_cache[KMUTEX_MAX_SUBCLASSES];
+};
+
+/*
+ * What the debugging build keeps of a semaphore or a completion: they
+ * take no part in the order checks (as in the kernel), so a name for
+ * reports is all.
+ */
+struct kmutex_obj_map {
+	const char *name;	/* the variable, as written */
+	const char *site;	/* "file.c:12", where it was initialised */
 };
 
 void kmutex_lockdep_assert_held(const struct kmutex_dep_map *map,

@@ -17,8 +17,12 @@
 #include <kmutex/list.h>
 
 #ifdef KMUTEX_DEBUG
-#error "the kmutex debugging build is not available yet (issue 4)"
-#endif
+/*
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
+ * names, checked by the debug library.  See kmutex-debug(3).
+ */
+#include <kmutex/debug_completion.h>
+#else /* !KMUTEX_DEBUG */
 
 struct completion {
 	unsigned int done;		/* pending completions; UINT_MAX: all */
@@ -192,5 +196,7 @@ static inline void complete_all(struct completion *x)
 	__kmutex_tsan_release(x);
 	kmutex_complete(x, 1);
 }
+
+#endif /* !KMUTEX_DEBUG */
 
 #endif /* _LINUX_COMPLETION_H */

@@ -30,8 +30,12 @@
 #include <kmutex/tsan.h>
 
 #ifdef KMUTEX_DEBUG
-#error "the kmutex debugging build is not available yet (issue 4)"
-#endif
+/*
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
+ * names, checked by the debug library.  See kmutex-debug(3).
+ */
+#include <kmutex/debug_rwsem.h>
+#else /* !KMUTEX_DEBUG */
 
 #define RWSEM_WRITER_LOCKED	(1 << 0)
 #define RWSEM_FLAG_WAITERS	(1 << 1)
@@ -343,6 +347,8 @@ static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
 }
 
 /* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
+#endif /* !KMUTEX_DEBUG */
+
 __KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
 
 #include <linux/cleanup.h>

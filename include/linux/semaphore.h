@@ -22,8 +22,12 @@
 #include <kmutex/list.h>
 
 #ifdef KMUTEX_DEBUG
-#error "the kmutex debugging build is not available yet (issue 4)"
-#endif
+/*
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
+ * names, checked by the debug library.  See kmutex-debug(3).
+ */
+#include <kmutex/debug_semaphore.h>
+#else /* !KMUTEX_DEBUG */
 
 struct semaphore {
 	int count;			/* free units, or -1: waiters */
@@ -167,6 +171,8 @@ static inline void up(struct semaphore *sem)
 			return;
 	kmutex_up_slowpath(sem);
 }
+
+#endif /* !KMUTEX_DEBUG */
 
 #include <linux/cleanup.h>
 DEFINE_GUARD(semaphore, struct semaphore *, down(_T), up(_T))

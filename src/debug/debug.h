@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 
 #define MAX_LOCK_DEPTH		48	/* locks one thread holds at once */
 #define MAX_CLASSES		8192
@@ -78,6 +79,7 @@ struct held_lock {
 	const char *call;		/* "mutex_lock(&m) at f.c:12" */
 	uint64_t chain_key;		/* of held[0..this] */
 	bool trylock;
+	bool read;			/* an rwsem held for reading */
 };
 
 struct kmutex_thread {
@@ -109,8 +111,23 @@ struct held_lock *held_push(struct kmutex_thread *t);
 void held_remove(struct kmutex_thread *t, struct held_lock *h);
 struct kmutex_thread *thread_by_tid(int tid);	/* lockdep_lock held */
 void thread_name(int tid, char *buf, size_t size);
+bool overlaps(const void *a, size_t alen, const void *b, size_t blen);
+void report_freed(struct kmutex_thread *self, struct kmutex_thread *t,
+		  struct held_lock *h, const void *addr, size_t len,
+		  const void *ip);
 void lockdep_lock_acquire(void);
 void lockdep_lock_release(void);
+
+/* lock.c: what the checked lock kinds share. */
+void check_handler(struct kmutex_thread *t, struct held_lock *next);
+void report_owner(int tid, const struct kmutex_dep_map *map);
+
+/* object.c: semaphores and completions. */
+void obj_check_handler(const struct kmutex_obj_map *map, const char *kind,
+		       const char *call, const void *ip);
+void obj_report_uninit(struct kmutex_thread *t, const void *obj,
+		       const char *title, const char *kind, const char *inits,
+		       const char *call, const void *ip);
 
 /* classes.c */
 struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
@@ -160,6 +177,31 @@ void report_finish(struct kmutex_thread *t, const void *ip);
 const char *class_str(const struct kmutex_lock_class *c, char *buf,
 		      size_t size);
 uint64_t report_hash(uint64_t h, uint64_t v);
+
+/* The held entry for taking @map: the parts every kind has. */
+static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
+			     struct kmutex_dep_map *map, unsigned int subclass,
+			     const char *call, const void *ip)
+{
+	uint64_t prev = t->depth ? t->held[t->depth - 1].chain_key : 0;
+
+	h->map = map;
+	h->class = class_get(map, subclass);
+	h->ip = ip;
+	h->call = call;
+	h->chain_key = chain_key_next(prev, h->class->id);
+}
+
+/* The lock is taken: push @h (or count it lost if the stack is full). */
+static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
+{
+	struct held_lock *slot = held_push(t);
+
+	if (slot) {
+		*slot = *h;
+		__atomic_store_n(&t->depth, t->depth + 1, __ATOMIC_RELEASE);
+	}
+}
 
 /* signal.c */
 extern __thread int lockdep_in_handler

@@ -171,9 +171,13 @@ void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		" *** DEADLOCK ***\n\n",
 		class_str(prev->class, a, sizeof(a)),
 		class_str(next->class, b, sizeof(b)));
+	if (prev->read && next->read)
+		rprintf(" A rwsem's read locks do not nest: a writer waiting "
+			"between the two makes\n the second wait for the "
+			"first.\n\n");
 	if (prev->map != next->map)
 		rprintf(" May be due to missing lock nesting notation "
-			"(mutex_lock_nested)\n\n");
+			"(mutex_lock_nested, down_read_nested, ...)\n\n");
 	report_held_locks(t);
 	report_backtrace(next->ip);
 	report_end();

@@ -255,11 +255,46 @@ KMUTEX_API void kmutex_debug_check_no_locks_held(void)
 	lockdep_lock_release();
 }
 
-static bool overlaps(const void *a, size_t alen, const void *b, size_t blen)
+bool overlaps(const void *a, size_t alen, const void *b, size_t blen)
 {
 	uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
 
 	return a0 < b0 + blen && b0 < a0 + alen;
+}
+
+/**
+ * report_freed - report a held lock in memory being freed
+ * @self: the thread freeing it
+ * @t: the thread holding the lock
+ * @h: @t's entry for the lock
+ * @addr: the memory being freed
+ * @len: its length
+ * @ip: the return address of the call that frees it
+ *
+ * Under lockdep_lock.  Once per lock class.
+ */
+void report_freed(struct kmutex_thread *self, struct kmutex_thread *t,
+		  struct held_lock *h, const void *addr, size_t len,
+		  const void *ip)
+{
+	char name[16];
+
+	if (!report_begin(R_FREED, h->class->id, "WARNING: held lock freed!"))
+		return;
+	thread_name(self->tid, name, sizeof(name));
+	rprintf("%s/%d is freeing memory %p-%p, with a lock still held "
+		"there!\n", name, self->tid, addr,
+		(const void *)((const char *)addr + len - 1));
+	report_lock(h->map, h->class);
+	rprintf(" at %p, held by ", h->obj);
+	report_thread(t->tid);
+	report_call(h->call, h->ip, "  ");
+	rprintf("\n\n");
+	report_held_locks(t);
+	if (t != self)
+		report_held_locks(self);
+	report_backtrace(ip);
+	report_end();
 }
 
 /**
@@ -285,27 +320,9 @@ KMUTEX_API void kmutex_debug_check_no_locks_freed(const void *addr,
 			struct held_lock *h = &t->held[i];
 			const void *obj = __atomic_load_n(&h->obj,
 							  __ATOMIC_RELAXED);
-			char name[16];
 
-			if (!overlaps(obj, h->obj_size, addr, len))
-				continue;
-			if (!report_begin(R_FREED, h->class->id,
-					  "WARNING: held lock freed!"))
-				continue;
-			thread_name(self->tid, name, sizeof(name));
-			rprintf("%s/%d is freeing memory %p-%p, with a lock "
-				"still held there!\n", name, self->tid, addr,
-				(const void *)((const char *)addr + len - 1));
-			report_lock(h->map, h->class);
-			rprintf(" at %p, held by ", obj);
-			report_thread(t->tid);
-			report_call(h->call, h->ip, "  ");
-			rprintf("\n\n");
-			report_held_locks(t);
-			if (t != self)
-				report_held_locks(self);
-			report_backtrace(ip);
-			report_end();
+			if (overlaps(obj, h->obj_size, addr, len))
+				report_freed(self, t, h, addr, len, ip);
 		}
 	}
 	lockdep_lock_release();

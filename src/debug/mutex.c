@@ -21,7 +21,6 @@
  */
 #include "../api.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,20 +71,10 @@ static void fields_init(struct mutex *lock)
 	lock->owner = 0;
 }
 
-/* Who holds @lock and where it was taken: ", held by t/12 (...)". */
-static void report_owner(struct mutex *lock)
+static void mutex_owner(struct mutex *lock)
 {
-	int tid = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
-	struct kmutex_thread *o = tid ? thread_by_tid(tid) : NULL;
-	struct held_lock *h = o ? held_find(o, &lock->dep_map) : NULL;
-
-	if (!tid)
-		return;
-	rprintf(", held by ");
-	report_thread(tid);
-	if (h) {
-		report_call(h->call, h->ip, "  ");
-	}
+	report_owner(__atomic_load_n(&lock->owner, __ATOMIC_RELAXED),
+		     &lock->dep_map);
 }
 
 /*
@@ -146,71 +135,17 @@ static inline void magic_ok(struct kmutex_thread *t, struct mutex *lock,
 		check_magic(t, lock, call, ip);
 }
 
-/* A lock taken in a signal handler: the userspace interrupt context. */
-static void __attribute__((noinline))
-check_handler(struct kmutex_thread *t, struct held_lock *next)
+static inline void mutex_held_fill(struct kmutex_thread *t,
+				   struct held_lock *h, struct mutex *lock,
+				   unsigned int subclass, const char *call,
+				   const void *ip, bool trylock)
 {
-	int sig = lockdep_handler_signal();
-	char a[160];
-
-	if (!sig)
-		return;
-	lockdep_lock_acquire();
-	if (report_begin(R_SIGNAL, next->class->id,
-			 "WARNING: inconsistent lock state")) {
-		rprintf("inconsistent {IN-SIGNAL-HANDLER} usage: a sleeping "
-			"lock taken in a signal handler.\n");
-		report_thread(t->tid);
-		if (sig > 0)
-			rprintf(" [in signal handler: signal %d, %s]", sig,
-				strsignal(sig));
-		rprintf(" takes:\n  ");
-		report_lock(next->map, next->class);
-		report_call(next->call, next->ip, "  ");
-		class_str(next->class, a, sizeof(a));
-		rprintf("\n\nIf the signal came while this thread held "
-			"%s (or a lock held while waiting\nfor it), the "
-			"handler deadlocks: a mutex is not "
-			"async-signal-safe.\n\n"
-			" Possible unsafe locking scenario:\n\n"
-			"       Thread0\n"
-			"       -------\n"
-			"  lock(%s);\n"
-			"  <signal>\n"
-			"    lock(%s);\n\n"
-			" *** DEADLOCK ***\n\n", a, a, a);
-		report_held_locks(t);
-		report_backtrace(next->ip);
-		report_end();
-	}
-	lockdep_lock_release();
-}
-
-static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
-			     struct mutex *lock, unsigned int subclass,
-			     const char *call, const void *ip, bool trylock)
-{
-	uint64_t prev = t->depth ? t->held[t->depth - 1].chain_key : 0;
-
-	h->map = &lock->dep_map;
-	h->class = class_get(&lock->dep_map, subclass);
+	held_fill(t, h, &lock->dep_map, subclass, call, ip);
 	h->obj = lock;
 	h->obj_size = sizeof(*lock);
 	h->owner = &lock->owner;
-	h->ip = ip;
-	h->call = call;
-	h->chain_key = chain_key_next(prev, h->class->id);
 	h->trylock = trylock;
-}
-
-static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
-{
-	struct held_lock *slot = held_push(t);
-
-	if (slot) {
-		*slot = *h;
-		__atomic_store_n(&t->depth, t->depth + 1, __ATOMIC_RELEASE);
-	}
+	h->read = false;
 }
 
 /**
@@ -242,7 +177,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		return raw_lock(lock, intr);	/* a handler, in the checker */
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
-	held_fill(t, &next, lock, subclass, call, ip, false);
+	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
 	if (__kmutex_unlikely(lockdep_in_handler))
 		check_handler(t, &next);
 	prev = held_find(t, &lock->dep_map);
@@ -255,7 +190,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		 */
 		held_remove(t, prev);
 		prev = NULL;
-		held_fill(t, &next, lock, subclass, call, ip, false);
+		mutex_held_fill(t, &next, lock, subclass, call, ip, false);
 	}
 	if (__kmutex_unlikely(prev != NULL)) {
 		lockdep_lock_acquire();
@@ -290,7 +225,7 @@ kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 		return __kmutex_mutex_trylock_fast(lock);
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
-	held_fill(t, &next, lock, 0, call, ip, true);
+	mutex_held_fill(t, &next, lock, 0, call, ip, true);
 	if (__kmutex_unlikely(lockdep_in_handler))
 		check_handler(t, &next);
 	if (!__kmutex_mutex_trylock_fast(lock))
@@ -315,7 +250,7 @@ report_bad_unlock(struct kmutex_thread *t, struct mutex *lock,
 		report_call(call, ip, "  ");
 		if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)) {
 			rprintf("\n\nbut the thread does not hold it");
-			report_owner(lock);
+			mutex_owner(lock);
 			rprintf("\n\n");
 		} else {
 			rprintf("\n\nbut there are no more locks to release!"
@@ -403,7 +338,7 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 			rprintf(": mutex_init(%s) at %s of a held mutex:\n  ",
 				name, site);
 			report_lock(&lock->dep_map, c);
-			report_owner(lock);
+			mutex_owner(lock);
 			rprintf("\n\n");
 			report_finish(t, ip);
 		}
@@ -437,7 +372,7 @@ KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
 			report_thread(t->tid);
 			rprintf(": %s of a held mutex:\n  ", call);
 			report_lock(&lock->dep_map, c);
-			report_owner(lock);
+			mutex_owner(lock);
 			rprintf("\n\n");
 			report_finish(t, ip);
 		}
