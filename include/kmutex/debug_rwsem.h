@@ -191,7 +191,7 @@ __KMUTEX_RWSEM_CALL(void, __kmutex_downgrade_write,
 static inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
-		~RWSEM_FLAG_WAITERS) != 0;
+		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }
 
 #endif /* _KMUTEX_DEBUG_RWSEM_H */

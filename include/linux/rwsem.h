@@ -318,7 +318,7 @@ static inline void downgrade_write(struct rw_semaphore *sem)
 static inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
-		~RWSEM_FLAG_WAITERS) != 0;
+		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }
 
 /**
