@@ -11,7 +11,7 @@
 
 static DECLARE_RWSEM(cfg_sem);
 static pthread_t main_thread;
-static volatile int done;
+static int done;
 
 static void on_usr1(int sig)
 {
@@ -20,7 +20,7 @@ static void on_usr1(int sig)
 
 static void *kicker(void *arg)
 {
-	while (!done) {
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
 		pthread_kill(main_thread, SIGUSR1);
 		test_sleep_ms(20);
 	}
@@ -43,7 +43,7 @@ static void bug(void)
 	CHECK(pthread_create(&t, NULL, kicker, NULL) == 0);
 	read_then_write();
 	read_then_write();	/* not reported again */
-	done = 1;
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	CHECK(!rwsem_is_locked(&cfg_sem));
 }

@@ -96,7 +96,9 @@ KMUTEX_API long kmutex_debug_wait_for_completion(struct completion *x,
 						 const char *call)
 {
 	checks(x, true, call, __builtin_return_address(0));
-	return kmutex_wait_for_completion(x, intr, timeout);
+	/* Told to ThreadSanitizer as the production build tells it. */
+	return __kmutex_tsan_acquired_pos(x,
+			kmutex_wait_for_completion(x, intr, timeout));
 }
 
 /**
@@ -112,7 +114,7 @@ KMUTEX_API bool kmutex_debug_try_wait_for_completion(struct completion *x,
 	checks(x, false, call, __builtin_return_address(0));
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
-	return kmutex_try_wait_for_completion(x);
+	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
 }
 
 /**
@@ -129,6 +131,7 @@ KMUTEX_API bool kmutex_debug_completion_done(struct completion *x,
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
 	kmutex_completion_done_sync(x);
+	__kmutex_tsan_acquire(x);
 	return true;
 }
 
@@ -142,5 +145,6 @@ KMUTEX_API void kmutex_debug_complete(struct completion *x, int all,
 				      const char *call)
 {
 	checks(x, false, call, __builtin_return_address(0));
+	__kmutex_tsan_release(x);
 	kmutex_complete(x, all);
 }

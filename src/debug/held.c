@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "debug.h"
@@ -66,6 +67,32 @@ void thread_name(int tid, char *buf, size_t size)
 	fclose(f);
 }
 
+/*
+ * A thread's record comes from mmap(), not malloc(): a thread's first
+ * lock call may be in a signal handler that interrupted malloc() itself
+ * (ThreadSanitizer flags a malloc() there).  Zeroed, as calloc().
+ */
+static struct kmutex_thread *thread_alloc(void)
+{
+	void *p = mmap(NULL, sizeof(struct kmutex_thread),
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED) {
+		static const char msg[] = "kmutex-debug: out of memory\n";
+
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			abort();
+		abort();
+	}
+	return p;
+}
+
+static void thread_free(struct kmutex_thread *t)
+{
+	munmap(t, sizeof(*t));
+}
+
 /* The thread is exiting: a lock it still holds can never be released. */
 static void thread_exit(void *arg)
 {
@@ -100,7 +127,7 @@ static void thread_exit(void *arg)
 	t->next->prev = t->prev;
 	lockdep_lock_release();
 	lockdep_self = NULL;
-	free(t);
+	thread_free(t);
 }
 
 /*
@@ -129,7 +156,7 @@ static void fork_child(void)
 			continue;
 		t->prev->next = t->next;
 		t->next->prev = t->prev;
-		free(t);
+		thread_free(t);
 	}
 	if (lockdep_self) {
 		int i, tid = (int)syscall(SYS_gettid);
@@ -157,11 +184,7 @@ struct kmutex_thread *lockdep_thread_slow(void)
 	struct kmutex_thread *t;
 
 	pthread_once(&exit_key_once, exit_key_init);
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		fprintf(stderr, "kmutex-debug: out of memory\n");
-		abort();
-	}
+	t = thread_alloc();
 	t->tid = (int)syscall(SYS_gettid);
 	lockdep_lock_acquire();
 	t->next = &threads;

@@ -34,16 +34,23 @@ static const char warn_magic[] =
 static const char warn_locked[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))";
 
+/*
+ * The lock operations themselves, told to ThreadSanitizer as the
+ * production build's inline fast paths tell it (kmutex/tsan.h): the
+ * checker's work around them stays visible to TSan.
+ */
 static void raw_unlock(struct mutex *lock, const char *call)
 {
 	int locked = 0;
 
+	__kmutex_tsan_pre_unlock(lock, 0);
 	if (!__atomic_compare_exchange_n(&lock->count, &locked, 1, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		kmutex_mutex_unlock_slowpath(lock, call);
+	__kmutex_tsan_post_unlock(lock, 0);
 }
 
-static int raw_lock(struct mutex *lock, int intr)
+static int raw_lock_untold(struct mutex *lock, int intr)
 {
 	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
 		return 0;
@@ -51,6 +58,19 @@ static int raw_lock(struct mutex *lock, int intr)
 		return kmutex_mutex_lock_interruptible_slowpath(lock);
 	kmutex_mutex_lock_slowpath(lock);
 	return 0;
+}
+
+static int raw_lock(struct mutex *lock, int intr)
+{
+	__kmutex_tsan_pre_lock(lock, 0);
+	return __kmutex_tsan_locked(lock, 0, raw_lock_untold(lock, intr));
+}
+
+static int raw_trylock(struct mutex *lock)
+{
+	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	return __kmutex_tsan_trylocked(lock, __KMUTEX_TSAN_TRY,
+				       __kmutex_mutex_trylock_fast(lock));
 }
 
 static void map_init(struct kmutex_dep_map *map, const char *name,
@@ -222,13 +242,13 @@ kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 	struct held_lock next;
 
 	if (__kmutex_unlikely(lockdep_recursion))
-		return __kmutex_mutex_trylock_fast(lock);
+		return raw_trylock(lock);
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, 0, call, ip, true);
 	if (__kmutex_unlikely(lockdep_in_handler))
 		check_handler(t, &next);
-	if (!__kmutex_mutex_trylock_fast(lock))
+	if (!raw_trylock(lock))
 		return 0;
 	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
 	held_commit(t, &next);
@@ -347,6 +367,7 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 	fields_init(lock);
 	map_init(&lock->dep_map, name, key, site);
 	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);
+	__kmutex_tsan_create(lock);
 }
 
 /**
@@ -378,6 +399,7 @@ KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
 		}
 		lockdep_lock_release();
 	}
+	__kmutex_tsan_destroy(lock);
 	__atomic_store_n(&lock->magic, DESTROYED(lock), __ATOMIC_RELEASE);
 }
 

@@ -51,7 +51,7 @@ static const char bad_unlock[] = "WARNING: bad unlock balance detected!";
  * The fast paths of <linux/rwsem.h>, then its slow paths (src/rwsem.c):
  * keep them in step with the header's.
  */
-static int raw_down(struct rw_semaphore *sem, int read, int intr)
+static int raw_down_untold(struct rw_semaphore *sem, int read, int intr)
 {
 	int c = 0;
 
@@ -70,7 +70,7 @@ static int raw_down(struct rw_semaphore *sem, int read, int intr)
 	return kmutex_down_write_slowpath(sem, intr);
 }
 
-static bool raw_trylock(struct rw_semaphore *sem, int read)
+static bool raw_trylock_untold(struct rw_semaphore *sem, int read)
 {
 	int c = read ? __atomic_load_n(&sem->count, __ATOMIC_RELAXED) : 0;
 
@@ -86,7 +86,7 @@ static bool raw_trylock(struct rw_semaphore *sem, int read)
 	return false;
 }
 
-static void raw_up(struct rw_semaphore *sem, int read)
+static void raw_up_untold(struct rw_semaphore *sem, int read)
 {
 	int c = RWSEM_WRITER_LOCKED;
 
@@ -102,7 +102,7 @@ static void raw_up(struct rw_semaphore *sem, int read)
 	}
 }
 
-static void raw_downgrade(struct rw_semaphore *sem)
+static void raw_downgrade_untold(struct rw_semaphore *sem)
 {
 	int c = __atomic_add_fetch(&sem->count,
 			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
@@ -110,6 +110,49 @@ static void raw_downgrade(struct rw_semaphore *sem)
 
 	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
+}
+
+/*
+ * The same, told to ThreadSanitizer as the production build's inline
+ * fast paths tell it (kmutex/tsan.h).
+ */
+static unsigned int tsan_mode(int read)
+{
+	return read ? __KMUTEX_TSAN_READ : 0;
+}
+
+static int raw_down(struct rw_semaphore *sem, int read, int intr)
+{
+	__kmutex_tsan_pre_lock(sem, tsan_mode(read));
+	return __kmutex_tsan_locked(sem, tsan_mode(read),
+				    raw_down_untold(sem, read, intr));
+}
+
+static bool raw_trylock(struct rw_semaphore *sem, int read)
+{
+	const unsigned int f = tsan_mode(read) | __KMUTEX_TSAN_TRY;
+
+	__kmutex_tsan_pre_lock(sem, f);
+	return __kmutex_tsan_trylocked(sem, f, raw_trylock_untold(sem, read));
+}
+
+static void raw_up(struct rw_semaphore *sem, int read)
+{
+	__kmutex_tsan_pre_unlock(sem, tsan_mode(read));
+	raw_up_untold(sem, read);
+	__kmutex_tsan_post_unlock(sem, tsan_mode(read));
+}
+
+/* TSan has no downgrade: a write unlock, then a read lock that cannot fail. */
+static void raw_downgrade(struct rw_semaphore *sem)
+{
+	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+
+	__kmutex_tsan_pre_unlock(sem, 0);
+	raw_downgrade_untold(sem);
+	__kmutex_tsan_post_unlock(sem, 0);
+	__kmutex_tsan_pre_lock(sem, f);
+	__kmutex_tsan_post_lock(sem, f, true);
 }
 
 static void fields_init(struct rw_semaphore *sem)
@@ -457,4 +500,5 @@ KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 	fields_init(sem);
 	map_init(&sem->dep_map, name, key, site);
 	__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
+	__kmutex_tsan_create(sem);
 }

@@ -100,15 +100,18 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 				     const char *call)
 {
 	checks(sem, true, call, __builtin_return_address(0));
+	/* Told to ThreadSanitizer as the production build tells it. */
 	if (__kmutex_likely(down_fast(sem)))
-		return 0;
+		return __kmutex_tsan_acquired(sem, 0);
 	if (timed)
-		return kmutex_down_common_slowpath(sem, 0,
-						   timeout < 0 ? 0 : timeout);
+		return __kmutex_tsan_acquired(sem,
+			kmutex_down_common_slowpath(sem, 0,
+						    timeout < 0 ? 0 : timeout));
 	if (intr)
-		return kmutex_down_common_slowpath(sem, 1, -1);
+		return __kmutex_tsan_acquired(sem,
+			kmutex_down_common_slowpath(sem, 1, -1));
 	kmutex_down_slowpath(sem);
-	return 0;
+	return __kmutex_tsan_acquired(sem, 0);
 }
 
 /**
@@ -122,7 +125,10 @@ KMUTEX_API int kmutex_debug_sem_trylock(struct semaphore *sem,
 					const char *call)
 {
 	checks(sem, false, call, __builtin_return_address(0));
-	return !down_fast(sem);
+	if (!down_fast(sem))
+		return 1;
+	__kmutex_tsan_acquire(sem);
+	return 0;
 }
 
 /**
@@ -135,6 +141,7 @@ KMUTEX_API void kmutex_debug_sem_up(struct semaphore *sem, const char *call)
 	int c;
 
 	checks(sem, false, call, __builtin_return_address(0));
+	__kmutex_tsan_release(sem);
 	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 	while (c >= 0 && c < INT_MAX)
 		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
