@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * valgrind.h - the library's own hooks for Helgrind and DRD (the public
+ * ones are in include/kmutex/valgrind.h; both are src/valgrind.c).
+ *
+ * The slow paths keep their words (the lock's header, the waiters'
+ * nodes) coherent with atomics and the wait_lock, which the checkers do
+ * not understand: these hide exactly that memory from them, and only
+ * when the program runs under one of them.
+ */
+#ifndef _KMUTEX_SRC_VALGRIND_H
+#define _KMUTEX_SRC_VALGRIND_H
+
+#include <kmutex/list.h>
+#include <kmutex/valgrind.h>
+
+/* @wait_lock's object: its count, wait_lock and wait_list. */
+void vg_ignore_header(int *wait_lock);
+/* The struct kmutex_waiter whose node @node is. */
+void vg_ignore_waiter(struct kmutex_list *node);
+
+#if KMUTEX_VALGRIND
+#define vg_hook(call)	__kmutex_vg(call)
+#else
+#define vg_hook(call)	do { } while (0)
+#endif
+
+#endif /* _KMUTEX_SRC_VALGRIND_H */
