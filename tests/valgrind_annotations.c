@@ -92,7 +92,7 @@ static void *vg_rwsem_worker(void *arg)
  */
 static DEFINE_SEMAPHORE(vg_sem, 0);
 static DECLARE_COMPLETION(vg_done);
-static int vg_handed_sem[2], vg_handed_done;
+static int vg_handed_sem, vg_handed_done;
 static int vg_queued;
 
 static void *vg_sem_waiter(void *arg)
@@ -101,7 +101,7 @@ static void *vg_sem_waiter(void *arg)
 
 	__atomic_fetch_add(&vg_queued, 1, __ATOMIC_RELAXED);
 	down(&vg_sem);
-	CHECK(vg_handed_sem[0] + vg_handed_sem[1] >= 42);
+	CHECK_EQ(vg_handed_sem, 42);
 	wait_for_completion(&vg_done);
 	CHECK_EQ(vg_handed_done, 43);
 	return (void *)id;
@@ -116,9 +116,8 @@ static void vg_handover(void)
 				     (void *)i) == 0);
 	WAIT_UNTIL(__atomic_load_n(&vg_queued, __ATOMIC_RELAXED) == 2, 10000);
 	test_sleep_ms(50);	/* let both queue on the semaphore */
-	vg_handed_sem[0] = 42;
+	vg_handed_sem = 42;
 	up(&vg_sem);
-	vg_handed_sem[1] = 42;
 	up(&vg_sem);
 	test_sleep_ms(50);	/* and on the completion */
 	vg_handed_done = 43;
