@@ -58,9 +58,26 @@ static enum vg_tool vg_tool(void)
 	return __kmutex_valgrind;
 }
 
+int vg_running;
+
 static void __attribute__((constructor)) vg_init(void)
 {
 	vg_tool();
+#ifdef HAVE_VALGRIND
+	vg_running = RUNNING_ON_VALGRIND != 0;
+#endif
+}
+
+void vg_report_errors(bool on)
+{
+#ifdef HAVE_VALGRIND
+	if (on)
+		VALGRIND_ENABLE_ERROR_REPORTING;
+	else
+		VALGRIND_DISABLE_ERROR_REPORTING;
+#else
+	(void)on;
+#endif
 }
 
 #ifdef HAVE_VALGRIND

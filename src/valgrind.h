@@ -11,6 +11,7 @@
 #ifndef _KMUTEX_SRC_VALGRIND_H
 #define _KMUTEX_SRC_VALGRIND_H
 
+#include <stdbool.h>
 #include <kmutex/list.h>
 #include <kmutex/valgrind.h>
 
@@ -24,5 +25,16 @@ void vg_ignore_waiter(struct kmutex_list *node);
 #else
 #define vg_hook(call)	do { } while (0)
 #endif
+
+/* Nonzero under any Valgrind tool, memcheck too (src/valgrind.c). */
+extern int vg_running;
+/* Whether Valgrind reports errors of the calling thread. */
+void vg_report_errors(bool on);
+
+#define vg_quiet(on)							\
+	do {								\
+		if (__builtin_expect(vg_running, 0))			\
+			vg_report_errors(!(on));			\
+	} while (0)
 
 #endif /* _KMUTEX_SRC_VALGRIND_H */
