@@ -214,39 +214,54 @@ KMUTEX_API void __kmutex_vg_happens_after(void *obj, unsigned long size)
 }
 
 /*
- * Every lock object starts with { count, wait_lock, wait_list }: the
- * slow paths hide that header from the checkers when they take
- * wait_lock, since a semaphore or completion may be waited on before
- * any hook above has seen it.
+ * Every lock object starts with { count, wait_lock }: the slow paths
+ * hide those from the checkers when they take wait_lock, since a
+ * semaphore or completion may be waited on before any hook above has
+ * seen it.  The rest of the object is hidden by the hooks above, the
+ * wait list's head when a waiter is queued, and a spinner's flag when
+ * it is claimed.
  */
-#define VG_HEADER (sizeof(int) + sizeof(int) + sizeof(struct kmutex_list))
-#define VG_HEADER_OF(type)						\
-	_Static_assert(offsetof(type, wait_lock) == sizeof(int) &&	\
-		       offsetof(type, wait_list) == 2 * sizeof(int) &&	\
-		       sizeof(type) >= VG_HEADER, #type ": header layout")
-VG_HEADER_OF(struct mutex);
+#define VG_HEADER_OF(type, count)					\
+	_Static_assert(offsetof(type, count) == 0 &&			\
+		       offsetof(type, wait_lock) == sizeof(int),	\
+		       #type ": count, wait_lock first")
+VG_HEADER_OF(struct mutex, count);
 #ifndef KMUTEX_DEBUG
-VG_HEADER_OF(struct semaphore);
-VG_HEADER_OF(struct rw_semaphore);
-VG_HEADER_OF(struct completion);
+VG_HEADER_OF(struct semaphore, count);
+VG_HEADER_OF(struct rw_semaphore, count);
+VG_HEADER_OF(struct completion, done);
 #endif
 
 void vg_ignore_header(int *wait_lock)
 {
 #ifdef HAVE_VALGRIND
-	vg_ignore(wait_lock - 1, VG_HEADER);
+	vg_ignore(wait_lock - 1, 2 * sizeof(int));
 #else
 	(void)wait_lock;
 #endif
 }
 
-/* A waiter about to be queued: others write its node and state. */
-void vg_ignore_waiter(struct kmutex_list *node)
+/*
+ * A waiter about to be queued on @head: others write its node and its
+ * state, and the head.
+ */
+void vg_ignore_queue(struct kmutex_list *node, struct kmutex_list *head)
 {
 #ifdef HAVE_VALGRIND
 	vg_ignore(list_entry(node, struct kmutex_waiter, node),
 		  sizeof(struct kmutex_waiter));
+	vg_ignore(head, sizeof(*head));
 #else
-	(void)node;
+	(void)node; (void)head;
+#endif
+}
+
+/* A lock's spinner flag, about to be claimed. */
+void vg_ignore_word(int *word)
+{
+#ifdef HAVE_VALGRIND
+	vg_ignore(word, sizeof(*word));
+#else
+	(void)word;
 #endif
 }
