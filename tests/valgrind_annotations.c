@@ -307,6 +307,13 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		return vg_run_case(argv[1]);
+#if defined(KMUTEX_TSAN) || defined(__SANITIZE_ADDRESS__)
+	SKIP("built with a sanitizer: its shadow memory keeps valgrind out");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	SKIP("built with a sanitizer: its shadow memory keeps valgrind out");
+#endif
+#endif
 	if (!have_valgrind())
 		SKIP("valgrind not installed (Debian package valgrind)");
 	test_watchdog(240);
