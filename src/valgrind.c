@@ -12,12 +12,10 @@
 
 #include <stddef.h>
 #include <kmutex/valgrind.h>
-#include <linux/mutex.h>
-#ifndef KMUTEX_DEBUG	/* not in the debugging build yet */
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
-#endif
 
 #include "list.h"
 #include "valgrind.h"
@@ -226,11 +224,9 @@ KMUTEX_API void __kmutex_vg_happens_after(void *obj, unsigned long size)
 		       offsetof(type, wait_lock) == sizeof(int),	\
 		       #type ": count, wait_lock first")
 VG_HEADER_OF(struct mutex, count);
-#ifndef KMUTEX_DEBUG
 VG_HEADER_OF(struct semaphore, count);
 VG_HEADER_OF(struct rw_semaphore, count);
 VG_HEADER_OF(struct completion, done);
-#endif
 
 void vg_ignore_header(int *wait_lock)
 {
