@@ -166,6 +166,7 @@ void table_debug(void);
 /* debug_cost.c: run bench/debug/cost.c's two builds, keep the samples. */
 void run_debug_cost(void);
 extern const char *debug_cost_status;	/* non-NULL: why not measured */
+extern const char *helgrind_cost_status; /* the same for the Helgrind run */
 
 /* files.c: results.csv, results.json and the plots. */
 void report_files(void);

@@ -4,7 +4,8 @@
 # with its default settings (about two minutes); pass options with
 # BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.  Beside it, the two
 # builds of bench/debug/cost.c (production, debug) whose ratio the
-# program reports as the debugging build's cost.  Included by the
+# program reports as the debugging build's cost, and the production one
+# again for a run under Helgrind.  Included by the
 # top-level Makefile, whose variables (B, CC, KCFLAGS, ...) it uses.
 #
 # The optional peers (Concurrency Kit's MCS lock, abseil's absl::Mutex)
@@ -52,11 +53,17 @@ $(BENCH_B)/peer_absl.o: bench/peer_absl.cc bench/peer_absl.h \
 
 # The debugging build's cost: bench/debug/cost.c against each library,
 # built with kmutex-bench (order-only) and run by it (debug_cost.c).
-BENCH_COST := $(BENCH_B)/cost-production $(BENCH_B)/cost-debug
+BENCH_COST := $(BENCH_B)/cost-production $(BENCH_B)/cost-debug \
+	      $(BENCH_B)/cost-helgrind
 
 $(BENCH_B)/cost-production: bench/debug/cost.c $(LIB_HDRS) $(B)/libkmutex.a
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a
+
+# The production build for Helgrind: without debug sections, which
+# Valgrind 3.19 cannot read when clang wrote them.
+$(BENCH_B)/cost-helgrind: $(BENCH_B)/cost-production
+	objcopy --strip-debug $< $@
 
 $(BENCH_B)/cost-debug: bench/debug/cost.c $(LIB_HDRS) $(DEBUG_HDRS) \
 		$(B)/libkmutex-debug.a

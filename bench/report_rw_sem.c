@@ -146,18 +146,25 @@ void table_debug(void)
 		return;
 	}
 	print_name("case", "");
-	printf(" %-*s %-*s %-*s %s\n", CELL, "production ns", CELL,
-	       "debug ns", CELL, "debug/production", "what");
+	printf(" %-*s %-*s %-*s %-*s %-*s %s\n", CELL, "production ns", CELL,
+	       "debug ns", CELL, "debug/production", CELL, "helgrind ns",
+	       CELL, "helgrind/production", "what");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char metric[3][40];
+		char metric[5][40];
 
 		snprintf(metric[0], 40, "%s_production_ns", cases[i]);
 		snprintf(metric[1], 40, "%s_debug_ns", cases[i]);
 		snprintf(metric[2], 40, "%s_debug_vs_prod", cases[i]);
+		snprintf(metric[3], 40, "%s_helgrind_ns", cases[i]);
+		snprintf(metric[4], 40, "%s_helgrind_vs_prod", cases[i]);
 		print_name(cases[i], "");
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 5; k++)
 			print_cell(sample_summary(WL_DEBUG, &kmutex_ops, 0, 1,
 						  metric[k]), 1);
 		printf(" %s\n", what[i]);
+	}
+	if (helgrind_cost_status) {
+		print_name("helgrind", "");
+		printf(" %s\n", helgrind_cost_status);
 	}
 }

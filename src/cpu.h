@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "valgrind.h"
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -37,6 +39,7 @@ static inline uint64_t now_ns(void)
  */
 static inline bool spinner_claim(int *spinner)
 {
+	vg_hook(vg_ignore_word(spinner));
 	return !__atomic_load_n(spinner, __ATOMIC_RELAXED) &&
 	       !__atomic_exchange_n(spinner, 1, __ATOMIC_ACQUIRE);
 }

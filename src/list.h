@@ -9,15 +9,18 @@
 
 #include <stddef.h>
 #include <kmutex/list.h>
+#include "valgrind.h"
 
 static inline int list_empty(const struct kmutex_list *head)
 {
 	return head->next == head;
 }
 
+/* Every node queued is a waiter's (struct kmutex_waiter, src/waiter.h). */
 static inline void list_add_tail(struct kmutex_list *node,
 				 struct kmutex_list *head)
 {
+	vg_hook(vg_ignore_queue(node, head));
 	node->prev = head->prev;
 	node->next = head;
 	head->prev->next = node;

@@ -14,6 +14,7 @@
 #define _KMUTEX_SRC_WAIT_LOCK_H
 
 #include <stdbool.h>
+#include "valgrind.h"
 
 void wait_lock_acquire_slow(int *wl);
 void wait_lock_wake(int *wl);
@@ -22,6 +23,7 @@ static inline void wait_lock_acquire(int *wl)
 {
 	int free = 0;
 
+	vg_hook(vg_ignore_header(wl));
 	if (!__atomic_compare_exchange_n(wl, &free, 1, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		wait_lock_acquire_slow(wl);

@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "futex.h"
+#include "valgrind.h"
 #include "waiter.h"
 
 /**
@@ -37,6 +38,20 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
 	return 0;
 }
 
+/*
+ * A wake-up sent after the wait list's lock is released: the word may be
+ * on the stack of a waiter that has returned (see waiter_wake()).
+ * FUTEX_WAKE only hashes the address, but Valgrind checks the word as
+ * if the call read it: memcheck finds it uninitialised, Helgrind a racy
+ * read.  Quiet them for this one call.
+ */
+static void waiter_futex_wake(int *word)
+{
+	vg_quiet(true);
+	futex_wake(word, 1);
+	vg_quiet(false);
+}
+
 /**
  * waiter_wake - wake a waiter whose state was just changed
  * @w: a waiter; the caller stored its new state under the wait list's
@@ -50,7 +65,7 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
  */
 void waiter_wake(struct kmutex_waiter *w)
 {
-	futex_wake(&w->state, 1);
+	waiter_futex_wake(&w->state);
 }
 
 /**
@@ -90,7 +105,7 @@ void wake_q_wake(struct wake_q *q)
 	int i;
 
 	for (i = 0; i < q->n; i++)
-		futex_wake(q->words[i], 1);
+		waiter_futex_wake(q->words[i]);
 	q->n = 0;
 }
 
