@@ -9,10 +9,11 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "futex_uapi.h"
 
 static inline long __futex(int *uaddr, int op, int val,
 			   const struct timespec *ts, int val3)

@@ -14,9 +14,13 @@
  * Raw futex calls only: nothing of kmutex is used.
  */
 #include <limits.h>
-#include <linux/futex.h>
 
 #include "harness.h"
+/*
+ * The futex(2) numbers as the library states them: musl-gcc has no
+ * <linux/futex.h> on its include path.
+ */
+#include "../src/futex_uapi.h"
 
 static int handled;
 
