@@ -7,6 +7,20 @@
 #   make test-asan  the test suite under ASan+UBSan, in build-asan/
 #   make test-tsan  the test suite under ThreadSanitizer, in build-tsan/
 #   make test-memcheck  the C tests under Valgrind's memcheck
+#   make test-O0    the test suite built with -O0, in build-O0/
+#   make test-musl  the library and the suite against musl (musl-gcc,
+#                   Debian's musl-tools), in build-musl/; the debugging
+#                   build and the benchmark are skipped, saying why
+#   make test-debug the debugging build's tests, built with gcc and with
+#                   clang (build-debug-gcc/, build-debug-clang/)
+#   make check-models  the spin models (model/check, model/check_rwsem)
+#   make coverage   the suite built with gcov, in build-cov/; prints the
+#                   line coverage of src/*.c and src/debug/*.c and fails
+#                   below COV_MIN (90) percent
+#   make check-all  the whole CI matrix with a summary table: .ci/run
+#                   without its apt-get
+#                   Each prints a SKIP line for whatever it cannot run
+#                   (a tool not installed).
 #   make bench      the benchmark (bench/): kmutex against its peers
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -110,12 +124,16 @@ test: all $(TESTS)
 .PHONY: test-asan test-tsan
 SAN_SCALE ?= 0.25
 test-asan:
-	KMUTEX_SANITIZER=asan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(MAKE) test \
-		B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer \
+	KMUTEX_SANITIZER=asan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_MODELS) \
+		$(MAKE) test B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all"
 test-tsan:
-	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(MAKE) test \
-		B=build-tsan CFLAGS="-O1 -g -fsanitize=thread"
+	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_MODELS) \
+		$(MAKE) test B=build-tsan CFLAGS="-O1 -g -fsanitize=thread"
+
+# The rest of the CI matrix: make test-O0, test-musl, test-debug,
+# check-models, coverage, check-all.
+include tests/matrix.mk
 
 # The C tests under Valgrind's memcheck, in build-memcheck/ (DWARF 4:
 # Valgrind 3.19 cannot read the DWARF 5 clang writes).  Scripts, and the
@@ -149,7 +167,14 @@ DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal 
 		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
 
+# DEBUG_BUILD=no leaves it out (make test-musl: musl has no backtrace()).
+DEBUG_BUILD ?= yes
+ifneq ($(DEBUG_BUILD),no)
 all: $(B)/libkmutex-debug.a $(B)/libkmutex-debug.so
+test: $(DEBUG_TESTS)
+install: install-debug
+uninstall: uninstall-debug
+endif
 
 $(DB)/obj/%.o: src/%.c $(LIB_HDRS) $(DEBUG_HDRS)
 	@mkdir -p $(@D)
@@ -170,8 +195,6 @@ $(DEBUG_TESTS): $(B)/tests/%: tests/%.c tests/harness.h tests/debug_harness.h \
 		$(LIB_HDRS) $(B)/libkmutex-debug.a | $(B)/tests
 	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $@ \
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
-
-test: $(DEBUG_TESTS)
 
 # The cost of the checks: uncontended lock+unlock (mutex, rwsem read and
 # write), production vs debug, and the production build under Helgrind (a
@@ -198,7 +221,6 @@ bench-debug: bench/debug/cost.c all
 		    printf "helgrind/production %s: %.0fx\n", \
 		    c[i], ns["helgrind " c[i]] / ns["production " c[i]] }'
 
-install: install-debug
 install-debug: all $(B)/kmutex-debug.pc
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR)
 	install -m 644 $(B)/libkmutex-debug.a $(DESTDIR)$(LIBDIR)/
@@ -206,7 +228,6 @@ install-debug: all $(B)/kmutex-debug.pc
 	ln -sf libkmutex-debug.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libkmutex-debug.so
 	install -m 644 $(B)/kmutex-debug.pc $(DESTDIR)$(PCDIR)/
 
-uninstall: uninstall-debug
 uninstall-debug:
 	rm -f $(DESTDIR)$(LIBDIR)/libkmutex-debug.* $(DESTDIR)$(PCDIR)/kmutex-debug.pc
 

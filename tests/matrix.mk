@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: MIT
+#
+# tests/matrix.mk - the CI matrix's passes beside `make test` (issue 6),
+# each in its own build directory.  Included by the top-level Makefile,
+# whose variables (B, CC, DEBUG_TESTS, ...) it uses.  .ci/run lists the
+# passes of the matrix and runs them; `make check-all` is .ci/run
+# without its apt-get.
+#
+# A pass that cannot run for want of a tool prints a SKIP line saying
+# which, then "0 passed, 0 failed" as tests/run would, and succeeds.
+
+.PHONY: test-O0 test-musl test-debug test-debug-build check-models \
+	test-cov-suite coverage check-all
+
+# The spin models do not depend on how the library is built: the
+# variant passes leave them to `make test` and `make check-models`.
+NO_MODELS := KMUTEX_SKIP='model_*' \
+	KMUTEX_SKIP_REASON='the spin model does not depend on the build: make test and make check-models check it'
+
+# skipped WHAT WHY: the lines of a pass that cannot run.
+skipped = echo "SKIP: $(1): $(2)"; echo "1 skipped (see SKIP lines above)"; \
+	echo "0 passed, 0 failed"
+
+# --- the production build at -O0 ------------------------------------------------
+test-O0:
+	$(NO_MODELS) $(MAKE) test B=build-O0 CFLAGS="-O0 -g"
+
+# --- musl --------------------------------------------------------------------------
+# The library, its tests and the install against musl libc.  Not built
+# there: the debugging build (glibc's backtrace() and dladdr1()) and the
+# benchmark (its peers are glibc and C++ programs).
+MUSL_CC ?= musl-gcc
+test-musl:
+	@if ! command -v $(MUSL_CC) > /dev/null; then \
+		$(call skipped,test-musl,$(MUSL_CC) not installed (Debian: musl-tools)); \
+		exit 0; fi; \
+	echo "SKIP: test-musl: the debugging build (libkmutex-debug," \
+	     "tests/debug_*.c): it needs glibc's backtrace() and dladdr1()"; \
+	KMUTEX_LIBC=musl $(NO_MODELS) $(MAKE) test B=build-musl \
+		CC=$(MUSL_CC) DEBUG_BUILD=no
+
+# --- the debugging build ---------------------------------------------------------
+# Its tests (tests/debug_*) with each compiler in DEBUG_CCS, each in
+# build-debug-CC/.
+DEBUG_CCS ?= gcc clang
+test-debug:
+	@rc=0; for cc in $(DEBUG_CCS); do \
+		echo "=== the debugging build with $$cc ==="; \
+		if ! command -v $$cc > /dev/null; then \
+			$(call skipped,test-debug,$$cc not installed); \
+			continue; fi; \
+		$(MAKE) --no-print-directory test-debug-build CC=$$cc \
+			B=build-debug-$$cc || rc=1; \
+	done; exit $$rc
+
+test-debug-build: all $(DEBUG_TESTS) $(B)/tests/debug_link
+	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='debug_*' tests/run $(B)
+
+# --- the spin models -------------------------------------------------------------
+check-models: $(B)/tests/model_mutex $(B)/tests/model_rwsem
+	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='model_*' tests/run $(B)
+
+# --- coverage ----------------------------------------------------------------------
+# The suite built with gcov (gcc, -O0) in build-cov/, then the share of
+# the lines of src/*.c (the production build's objects) and of
+# src/debug/*.c (the debugging build's) that ran: tests/coverage.
+# Built anew every time: no counts, and no objects, of an earlier run.
+COV_B   := build-cov
+COV_MIN ?= 90
+COV_CC  ?= gcc
+test-cov-suite:
+	rm -rf $(COV_B)
+	KMUTEX_SANITIZER=coverage $(NO_MODELS) $(MAKE) test B=$(COV_B) \
+		CC=$(COV_CC) CFLAGS="-O0 -g --coverage -fprofile-update=atomic"
+
+coverage:
+	@if ! command -v gcov > /dev/null || ! command -v $(COV_CC) > /dev/null; \
+	then $(call skipped,coverage,gcov or $(COV_CC) not installed); \
+		exit 0; fi; \
+	rc=0; $(MAKE) --no-print-directory test-cov-suite || rc=1; \
+	tests/coverage $(COV_B) $(COV_MIN) || rc=1; exit $$rc
+
+# --- everything --------------------------------------------------------------------
+check-all:
+	@.ci/run --no-install
