@@ -101,12 +101,14 @@ BUSTED    := 1 2 3 4
 BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem
 TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a)
 
+# TEST_LDLIBS: more for the link of the test programs (make coverage).
+TEST_LDLIBS ?=
 $(B)/tests/%: tests/%.c tests/harness.h $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
-	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a
+	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a $(TEST_LDLIBS)
 	case " $(BUSTED_TESTS) " in *" $* "*) \
 		for n in $(BUSTED); do \
 			$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@.busted$$n \
-				$(B)/busted$$n/libkmutex.a || exit 1; \
+				$(B)/busted$$n/libkmutex.a $(TEST_LDLIBS) || exit 1; \
 		done ;; esac
 
 # Shell tests run from the source root with CC, B (build dir) in the env.
@@ -194,7 +196,7 @@ $(B)/libkmutex-debug.so: $(B)/libkmutex-debug.so.$(SOMAJOR)
 $(DEBUG_TESTS): $(B)/tests/%: tests/%.c tests/harness.h tests/debug_harness.h \
 		$(LIB_HDRS) $(B)/libkmutex-debug.a | $(B)/tests
 	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $@ \
-		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS)
+		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS) $(TEST_LDLIBS)
 
 # The cost of the checks: uncontended lock+unlock (mutex, rwsem read and
 # write), production vs debug, and the production build under Helgrind (a

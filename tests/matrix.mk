@@ -63,22 +63,29 @@ check-models: $(B)/tests/model_mutex $(B)/tests/model_rwsem
 # --- coverage ----------------------------------------------------------------------
 # The suite built with gcov (gcc, -O0) in build-cov/, then the share of
 # the lines of src/*.c (the production build's objects) and of
-# src/debug/*.c (the debugging build's) that ran: tests/coverage.
-# Built anew every time: no counts, and no objects, of an earlier run.
-COV_B   := build-cov
-COV_MIN ?= 90
-COV_CC  ?= gcc
+# src/debug/*.c (the debugging build's) that ran: tests/gcov/report.
+# The test programs write their counts also when they end in abort() or
+# _exit(), and forked children keep theirs (tests/gcov/flush.c).  Built anew every time: no counts, and
+# no objects, of an earlier run.
+COV_B      := build-cov
+COV_MIN    ?= 90
+COV_CC     ?= gcc
+COV_CFLAGS := -O0 -g --coverage -fprofile-update=atomic
+COV_FLUSH  := $(COV_B)/gcov/flush.o
 test-cov-suite:
 	rm -rf $(COV_B)
+	mkdir -p $(dir $(COV_FLUSH))
+	$(COV_CC) $(KCFLAGS) -O2 -c tests/gcov/flush.c -o $(COV_FLUSH)
 	KMUTEX_SANITIZER=coverage $(NO_MODELS) $(MAKE) test B=$(COV_B) \
-		CC=$(COV_CC) CFLAGS="-O0 -g --coverage -fprofile-update=atomic"
+		CC=$(COV_CC) CFLAGS="$(COV_CFLAGS)" TEST_LDLIBS="$(COV_FLUSH) \
+		-Wl,--wrap=abort -Wl,--wrap=_exit -Wl,--wrap=__gcov_fork"
 
 coverage:
 	@if ! command -v gcov > /dev/null || ! command -v $(COV_CC) > /dev/null; \
 	then $(call skipped,coverage,gcov or $(COV_CC) not installed); \
 		exit 0; fi; \
 	rc=0; $(MAKE) --no-print-directory test-cov-suite || rc=1; \
-	tests/coverage $(COV_B) $(COV_MIN) || rc=1; exit $$rc
+	tests/gcov/report $(COV_B) $(COV_MIN) || rc=1; exit $$rc
 
 # --- everything --------------------------------------------------------------------
 check-all:
