@@ -133,10 +133,6 @@ test-tsan:
 	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_MODELS) \
 		$(MAKE) test B=build-tsan CFLAGS="-O1 -g -fsanitize=thread"
 
-# The rest of the CI matrix: make test-O0, test-musl, test-debug,
-# check-models, coverage, check-all.
-include tests/matrix.mk
-
 # The C tests under Valgrind's memcheck, in build-memcheck/ (DWARF 4:
 # Valgrind 3.19 cannot read the DWARF 5 clang writes).  Scripts, and the
 # busted-lock and one-CPU reruns, are left to make test.  The stress
@@ -260,3 +256,8 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# --- the rest of the CI matrix -------------------------------------------------
+# make test-O0, test-musl, test-debug, check-models, coverage, check-all;
+# last, as it uses the variables above (DEBUG_TESTS, ...).
+include tests/matrix.mk

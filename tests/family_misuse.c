@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * family_misuse.c - misuse of a rw_semaphore or a semaphore stops the
+ * program with a message naming the call, instead of corrupting it.
+ *
+ * Releasing a rwsem not held that way (up_read() with no reader,
+ * up_write() with no writer, downgrade_write() without the write lock)
+ * would let readers and writers in together; an up() that would push a
+ * semaphore's count past INT_MAX would wrap it negative.  Each aborts
+ * (SIGABRT) with a message on stderr.  Each case runs in a fork()ed
+ * child whose stderr comes back through a pipe; correct use of both is
+ * the control, and must say nothing.
+ */
+#include <limits.h>
+#include <linux/rwsem.h>
+#include <linux/semaphore.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+static DECLARE_RWSEM(rwsem);
+static struct semaphore sem;
+
+struct outcome {
+	int status;		/* from waitpid */
+	char err[4096];		/* the child's stderr */
+};
+
+/* Run @fn in a child with stderr captured; a child that returns exits 0. */
+static void run_child(void (*fn)(void), struct outcome *o)
+{
+	struct rlimit no_core = { 0, 0 };
+	size_t len = 0;
+	ssize_t n;
+	int fd[2];
+	pid_t pid;
+
+	CHECK(pipe(fd) == 0);
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		setrlimit(RLIMIT_CORE, &no_core);	/* no core files */
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		fn();
+		fflush(NULL);
+		_exit(0);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], o->err + len, sizeof(o->err) - 1 - len)) > 0)
+		len += (size_t)n;
+	o->err[len] = 0;
+	close(fd[0]);
+	CHECK(waitpid(pid, &o->status, 0) == pid);
+}
+
+/* Run @fn in a child: it must die of SIGABRT, saying @needle. */
+static void expect_abort(const char *what, void (*fn)(void),
+			 const char *needle)
+{
+	struct outcome o;
+
+	run_child(fn, &o);
+	printf("%s: %s", what, o.err[0] ? o.err : "(nothing on stderr)\n");
+	if (!WIFSIGNALED(o.status) || WTERMSIG(o.status) != SIGABRT) {
+		fprintf(stderr, "FAIL: %s: child did not abort (status %#x)\n",
+			what, o.status);
+		exit(1);
+	}
+	if (!strstr(o.err, needle)) {
+		fprintf(stderr, "FAIL: %s: message lacks \"%s\"\n", what,
+			needle);
+		exit(1);
+	}
+}
+
+static void correct(void)
+{
+	down_read(&rwsem);
+	down_read(&rwsem);
+	up_read(&rwsem);
+	up_read(&rwsem);
+	down_write(&rwsem);
+	downgrade_write(&rwsem);
+	up_read(&rwsem);
+	down_write(&rwsem);
+	up_write(&rwsem);
+	CHECK(!rwsem_is_locked(&rwsem));
+
+	sema_init(&sem, INT_MAX - 1);
+	up(&sem);			/* to INT_MAX: allowed */
+	CHECK_EQ(down_trylock(&sem), 0);
+	up(&sem);
+}
+
+static void up_read_free(void)
+{
+	up_read(&rwsem);
+}
+
+static void up_write_free(void)
+{
+	up_write(&rwsem);
+}
+
+static void up_write_reader(void)
+{
+	down_read(&rwsem);
+	up_write(&rwsem);
+}
+
+static void downgrade_free(void)
+{
+	downgrade_write(&rwsem);
+}
+
+static void up_past_int_max(void)
+{
+	sema_init(&sem, INT_MAX);
+	up(&sem);
+}
+
+int main(void)
+{
+	struct outcome o;
+
+	test_watchdog(60);
+	run_child(correct, &o);
+	printf("control: status %#x, stderr \"%s\"\n", o.status, o.err);
+	CHECK(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	CHECK_EQ(o.err[0], 0);
+
+	expect_abort("up_read() of a free rwsem", up_read_free, "up_read()");
+	expect_abort("up_write() of a free rwsem", up_write_free,
+		     "up_write()");
+	expect_abort("up_write() of a read-locked rwsem", up_write_reader,
+		     "up_write()");
+	expect_abort("downgrade_write() of a free rwsem", downgrade_free,
+		     "downgrade_write()");
+	expect_abort("up() of a semaphore at INT_MAX", up_past_int_max,
+		     "INT_MAX");
+	return 0;
+}
