@@ -14,32 +14,32 @@
 
 # The spin models do not depend on how the library is built: the
 # variant passes leave them to `make test` and `make check-models`.
-NO_MODELS := KMUTEX_SKIP='model_*' \
-	KMUTEX_SKIP_REASON='the spin model does not depend on the build: make test and make check-models check it'
+NO_MODELS := KMUTEX_SKIP='model_*' KMUTEX_SKIP_REASON='the spin model \
+	does not depend on the build: make test and make check-models check it'
 
 # skipped WHAT WHY: the lines of a pass that cannot run.
 skipped = echo "SKIP: $(1): $(2)"; echo "1 skipped (see SKIP lines above)"; \
 	echo "0 passed, 0 failed"
 
-# --- the production build at -O0 ------------------------------------------------
+# --- the production build at -O0 ------------------------------------------
 test-O0:
 	$(NO_MODELS) $(MAKE) test B=build-O0 CFLAGS="-O0 -g"
 
-# --- musl --------------------------------------------------------------------------
+# --- musl -----------------------------------------------------------------
 # The library, its tests and the install against musl libc.  Not built
 # there: the debugging build (glibc's backtrace() and dladdr1()) and the
 # benchmark (its peers are glibc and C++ programs).
 MUSL_CC ?= musl-gcc
 test-musl:
 	@if ! command -v $(MUSL_CC) > /dev/null; then \
-		$(call skipped,test-musl,$(MUSL_CC) not installed (Debian: musl-tools)); \
-		exit 0; fi; \
+		$(call skipped,test-musl,$(MUSL_CC) not installed \
+			(Debian: musl-tools)); exit 0; fi; \
 	echo "SKIP: test-musl: the debugging build (libkmutex-debug," \
 	     "tests/debug_*.c): it needs glibc's backtrace() and dladdr1()"; \
 	KMUTEX_LIBC=musl $(NO_MODELS) $(MAKE) test B=build-musl \
 		CC=$(MUSL_CC) DEBUG_BUILD=no
 
-# --- the debugging build ---------------------------------------------------------
+# --- the debugging build --------------------------------------------------
 # Its tests (tests/debug_*) with each compiler in DEBUG_CCS, each in
 # build-debug-CC/.
 DEBUG_CCS ?= gcc clang
@@ -56,17 +56,17 @@ test-debug:
 test-debug-build: all $(DEBUG_TESTS) $(B)/tests/debug_link
 	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='debug_*' tests/run $(B)
 
-# --- the spin models -------------------------------------------------------------
+# --- the spin models ------------------------------------------------------
 check-models: $(B)/tests/model_mutex $(B)/tests/model_rwsem
 	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='model_*' tests/run $(B)
 
-# --- coverage ----------------------------------------------------------------------
+# --- coverage -------------------------------------------------------------
 # The suite built with gcov (gcc, -O0) in build-cov/, then the share of
 # the lines of src/*.c (the production build's objects) and of
 # src/debug/*.c (the debugging build's) that ran: tests/gcov/report.
 # The test programs write their counts also when they end in abort() or
-# _exit(), and forked children keep theirs (tests/gcov/flush.c).  Built anew every time: no counts, and
-# no objects, of an earlier run.
+# _exit(), and forked children keep theirs (tests/gcov/flush.c).  Built
+# anew every time: no counts, and no objects, of an earlier run.
 COV_B      := build-cov
 COV_MIN    ?= 90
 COV_CC     ?= gcc
@@ -87,6 +87,6 @@ coverage:
 	rc=0; $(MAKE) --no-print-directory test-cov-suite || rc=1; \
 	tests/gcov/report $(COV_B) $(COV_MIN) || rc=1; exit $$rc
 
-# --- everything --------------------------------------------------------------------
+# --- everything -----------------------------------------------------------
 check-all:
 	@.ci/run --no-install
