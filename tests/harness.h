@@ -200,7 +200,16 @@ static inline char test_thread_state(pid_t tid)
 static inline long test_thread_sleeps(void)
 {
 	struct rusage ru;
+	const char *san = getenv("KMUTEX_SANITIZER");
 
+	/*
+	 * Under Valgrind (make test-memcheck) its scheduler hands its big
+	 * lock between threads through futex waits, which count as every
+	 * thread's voluntary switches: the count says nothing of the lock
+	 * under test there, so it stays 0 (the plain passes check it).
+	 */
+	if (san && !strcmp(san, "memcheck"))
+		return 0;
 	CHECK(getrusage(RUSAGE_THREAD, &ru) == 0);
 	return ru.ru_nvcsw;
 }
