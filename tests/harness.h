@@ -84,10 +84,13 @@ static inline uint64_t test_duration_ns(double seconds)
 	return (uint64_t)(seconds * test_scale() * 1e9);
 }
 
+static int __test_watchdog_ready;
+
 static void *__test_watchdog_fn(void *arg)
 {
 	unsigned int seconds = (unsigned int)(uintptr_t)arg;
 
+	__atomic_store_n(&__test_watchdog_ready, 1, __ATOMIC_RELEASE);
 	sleep(seconds);
 	fprintf(stderr, "FAIL: watchdog: still running after %u s "
 		"(a hang: deadlock or lost wake-up)\n", seconds);
@@ -95,7 +98,15 @@ static void *__test_watchdog_fn(void *arg)
 	return NULL;
 }
 
-/* Fail the test if it is still running after @seconds (scaled). */
+/*
+ * Fail the test if it is still running after @seconds (scaled).
+ *
+ * Returns once the watchdog thread is running: a test that fork()s
+ * must not do so while the new thread is still starting, because
+ * ASan's allocator (gcc 12) does not take its locks around fork(), and
+ * a child forked while the starting thread held one deadlocks on its
+ * first malloc -- seen in CI as an orphaned mutex_misuse child.
+ */
 static inline void test_watchdog(unsigned int seconds)
 {
 	pthread_t t;
@@ -104,6 +115,8 @@ static inline void test_watchdog(unsigned int seconds)
 	pthread_create(&t, NULL, __test_watchdog_fn,
 		       (void *)(uintptr_t)(unsigned int)s);
 	pthread_detach(t);
+	while (!__atomic_load_n(&__test_watchdog_ready, __ATOMIC_ACQUIRE))
+		sched_yield();
 }
 
 /* Start @n threads running fn(arg + i * size) and wait for them all. */
