@@ -142,6 +142,7 @@ test-tsan:
 # waiting writer in tests/rwsem for seconds (a test bound, not a bug).
 .PHONY: test-memcheck
 MEMCHECK ?= valgrind -q --tool=memcheck --fair-sched=yes --error-exitcode=99 \
+	    --trace-children=yes \
 	    --leak-check=full --show-leak-kinds=definite \
 	    --errors-for-leak-kinds=definite
 MEMCHECK_SCALE ?= 1

@@ -3,8 +3,10 @@
  * debug_harness.h - for the tests of the debugging build (tests/debug_*.c,
  * compiled with -DKMUTEX_DEBUG and linked with libkmutex-debug).
  *
- * A test re-runs itself (/proc/self/exe) as a child with its stderr on a
- * pipe, once as the program would run and once with KMUTEX_DEBUG=abort,
+ * A test re-runs itself (its own executable, as readlink(2) of
+ * /proc/self/exe names it: under Valgrind that is the test, not the tool,
+ * so with --trace-children=yes the child runs under the tool too) as a
+ * child with its stderr on a pipe, once as the program would run and once with KMUTEX_DEBUG=abort,
  * and checks what the child printed:
  *
  *   DEBUG_EXPECT_REPORT(fn, title, needles...)
@@ -55,10 +57,14 @@ static inline void debug_child_run(int argc, char **argv, void (*fn)(void))
 
 static inline void debug_spawn(struct debug_run *r, const char *mode)
 {
+	char self[4096];
 	int fd[2];
 	pid_t pid;
 	ssize_t n;
 
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	CHECK(n > 0);
+	self[n] = 0;
 	CHECK(pipe(fd) == 0);
 	pid = fork();
 	CHECK(pid >= 0);
@@ -70,7 +76,7 @@ static inline void debug_spawn(struct debug_run *r, const char *mode)
 			setenv("KMUTEX_DEBUG", mode, 1);
 		else
 			unsetenv("KMUTEX_DEBUG");
-		execl("/proc/self/exe", "debug-child", "--child", (char *)NULL);
+		execl(self, "debug-child", "--child", (char *)NULL);
 		_exit(127);
 	}
 	close(fd[1]);
