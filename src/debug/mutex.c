@@ -338,17 +338,26 @@ kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
  * @name: the argument of mutex_init() as written
  * @key: the static key of the mutex_init() call site: the lock's class
  * @site: "file.c:12" of that call
+ *
+ * Reports the initialisation of a mutex that the calling thread holds
+ * (it would lose it).  The lock's own bytes are not trusted before init.
  */
 KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 					const struct lock_class_key *key,
 					const char *site)
 {
 	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t = lockdep_self;
 
-	if (!lockdep_recursion && lock->magic == lock &&
-	    (__atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1 ||
-	     __atomic_load_n(&lock->owner, __ATOMIC_RELAXED))) {
-		struct kmutex_thread *t = lockdep_thread();
+	/*
+	 * Held by this thread, as its held-lock stack says -- not as the
+	 * lock's bytes say: mutex_init() is how fresh memory becomes a
+	 * mutex, and malloc() may return the bytes of a freed one with
+	 * its magic intact and the allocator's free-list links over its
+	 * count (memcheck caught this).  The kernel checks the same
+	 * (debug_mutex_init() -> debug_check_no_locks_freed()).
+	 */
+	if (!lockdep_recursion && t && held_find(t, &lock->dep_map)) {
 		struct kmutex_lock_class *c = class_get(&lock->dep_map, 0);
 
 		lockdep_lock_acquire();
@@ -368,6 +377,19 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 	map_init(&lock->dep_map, name, key, site);
 	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);
 	__kmutex_tsan_create(lock);
+}
+
+/*
+ * A destroyed mutex is gone: if this thread held it, it holds it no
+ * more, or its next mutex_init() (and its exit) would report the same
+ * bug again.
+ */
+static void drop_held(struct kmutex_thread *t, struct mutex *lock)
+{
+	struct held_lock *h = held_find(t, &lock->dep_map);
+
+	if (h)
+		held_remove(t, h);
 }
 
 /**
@@ -398,6 +420,7 @@ KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
 			report_finish(t, ip);
 		}
 		lockdep_lock_release();
+		drop_held(t, lock);
 	}
 	__kmutex_tsan_destroy(lock);
 	__atomic_store_n(&lock->magic, DESTROYED(lock), __ATOMIC_RELEASE);

@@ -467,8 +467,8 @@ KMUTEX_API void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
  * @key: the static key of the init_rwsem() call site: the lock's class
  * @site: "file.c:12" of that call
  *
- * Reports the initialisation of a rwsem that is held (its holders would
- * lose it).
+ * Reports the initialisation of a rwsem that the calling thread holds
+ * (it would lose it).  The lock's own bytes are not trusted before init.
  */
 KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 					const char *name,
@@ -476,12 +476,10 @@ KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 					const char *site)
 {
 	const void *ip = __builtin_return_address(0);
+	struct kmutex_thread *t = lockdep_self;
 
-	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
-
-	if (!lockdep_recursion && sem->magic == sem &&
-	    ((c & RWSEM_WRITER_LOCKED) || READERS(c))) {
-		struct kmutex_thread *t = lockdep_thread();
+	/* Held by this thread: see kmutex_debug_mutex_init() for why. */
+	if (!lockdep_recursion && t && held_find(t, &sem->dep_map)) {
 		struct kmutex_lock_class *c = class_get(&sem->dep_map, 0);
 
 		lockdep_lock_acquire();
