@@ -257,8 +257,12 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)
 	rm -f $(DESTDIR)$(LIBDIR)/libkmutex.* $(DESTDIR)$(PCDIR)/kmutex.pc
 
+# $(B), and the build directories of the matrix (make test-asan, ...,
+# check-all) and of .ci/run's passes.
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-clang build-gcc build-O0 build-asan build-tsan \
+		build-musl build-debug-gcc build-debug-clang build-cov \
+		build-memcheck
 
 # --- the rest of the CI matrix -------------------------------------------------
 # make test-O0, test-musl, test-debug, check-models, coverage, check-all;
