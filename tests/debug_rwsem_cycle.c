@@ -52,4 +52,5 @@ DEBUG_EXPECT_REPORT(bug,
 		    "\"table\"", "\"index_sem\"", "write_table_read_index+",
 		    "write_index_read_table+", "first made by first/",
 		    "down_read(&table) at tests/debug_rwsem_cycle.c:33",
-		    "*** DEADLOCK ***", "init at tests/debug_rwsem_cycle.c:13")
+		    "*** DEADLOCK ***", "init at tests/debug_rwsem_cycle.c:13",
+		    "  lock(index_sem);\n", "  rlock(table);\n")

@@ -29,5 +29,5 @@ static void bug(void)
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: possible recursive locking detected",
 		    "\"map_sem\"", "lookup_twice+", "*** DEADLOCK ***",
-		    "read locks do not nest",
+		    "read locks do not nest", "  rlock(map_sem);\n  rlock(map_sem);",
 		    "down_read(&map_sem) at tests/debug_rwsem_recursive.c:18")

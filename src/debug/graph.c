@@ -145,6 +145,16 @@ static bool path_exists(struct kmutex_lock_class *from,
 	return false;
 }
 
+/*
+ * How the scenario table shows taking @h: rlock() for a read lock, as
+ * the kernel's does.  The other thread's column says lock(): the
+ * recorded dependencies keep classes, not how they were taken.
+ */
+static const char *take(const struct held_lock *h)
+{
+	return h->read ? "rlock" : "lock";
+}
+
 /* Under lockdep_lock: @t holds @prev and takes @next, of its class. */
 void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		      struct held_lock *next)
@@ -166,11 +176,11 @@ void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		" Possible unsafe locking scenario:\n\n"
 		"       Thread0\n"
 		"       -------\n"
-		"  lock(%s);\n"
-		"  lock(%s);\n\n"
+		"  %s(%s);\n"
+		"  %s(%s);\n\n"
 		" *** DEADLOCK ***\n\n",
-		class_str(prev->class, a, sizeof(a)),
-		class_str(next->class, b, sizeof(b)));
+		take(prev), class_str(prev->class, a, sizeof(a)),
+		take(next), class_str(next->class, b, sizeof(b)));
 	if (prev->read && next->read)
 		rprintf(" A rwsem's read locks do not nest: a writer waiting "
 			"between the two makes\n the second wait for the "
@@ -257,11 +267,11 @@ static void report_circular(struct kmutex_thread *t, struct held_lock *prev,
 	rprintf(" Possible unsafe locking scenario:\n\n"
 		"       Thread0                 Thread1\n"
 		"       -------                 -------\n"
-		"  lock(%s);\n"
+		"  %s(%s);\n"
 		"                               lock(%s);\n"
 		"                               lock(%s);\n"
-		"  lock(%s);\n\n"
-		" *** DEADLOCK ***\n\n", a, c, a, b);
+		"  %s(%s);\n\n"
+		" *** DEADLOCK ***\n\n", take(prev), a, c, a, take(next), b);
 	report_held_locks(t);
 	report_backtrace(next->ip);
 	report_end();
