@@ -78,3 +78,39 @@ void report_owner(int tid, const struct kmutex_dep_map *map)
 	if (h)
 		report_call(h->call, h->ip, "  ");
 }
+
+/**
+ * check_init_held - mutex_init()/init_rwsem() of a lock this thread holds
+ * @map: the lock's map
+ * @owner: the lock's owner tid (a writer's), or 0
+ * @title: the report's title
+ * @what: "mutex_init(&m) at f.c:3 of a held mutex"
+ * @ip: the return address of the init call
+ *
+ * Held by this thread as its held-lock stack says, not as the lock's
+ * bytes say: init is how fresh memory becomes a lock, and malloc() may
+ * return a freed lock's bytes with its magic intact and the allocator's
+ * free-list links over its count (memcheck caught the old check doing
+ * so).  The kernel checks the same (debug_mutex_init() ->
+ * debug_check_no_locks_freed()).
+ */
+void check_init_held(struct kmutex_dep_map *map, int owner,
+		     const char *title, const char *what, const void *ip)
+{
+	struct kmutex_thread *t = lockdep_self;
+	struct kmutex_lock_class *c;
+
+	if (lockdep_recursion || !t || !held_find(t, map))
+		return;
+	c = class_get(map, 0);
+	lockdep_lock_acquire();
+	if (report_begin(R_WARN_ON, report_hash(c->id, 1), title)) {
+		report_thread(t->tid);
+		rprintf(": %s:\n  ", what);
+		report_lock(map, c);
+		report_owner(owner, map);
+		rprintf("\n\n");
+		report_finish(t, ip);
+	}
+	lockdep_lock_release();
+}

@@ -340,39 +340,19 @@ kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
  * @site: "file.c:12" of that call
  *
  * Reports the initialisation of a mutex that the calling thread holds
- * (it would lose it).  The lock's own bytes are not trusted before init.
+ * (it would lose it); see check_init_held().
  */
 KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 					const struct lock_class_key *key,
 					const char *site)
 {
-	const void *ip = __builtin_return_address(0);
-	struct kmutex_thread *t = lockdep_self;
+	char what[256];
 
-	/*
-	 * Held by this thread, as its held-lock stack says -- not as the
-	 * lock's bytes say: mutex_init() is how fresh memory becomes a
-	 * mutex, and malloc() may return the bytes of a freed one with
-	 * its magic intact and the allocator's free-list links over its
-	 * count (memcheck caught this).  The kernel checks the same
-	 * (debug_mutex_init() -> debug_check_no_locks_freed()).
-	 */
-	if (!lockdep_recursion && t && held_find(t, &lock->dep_map)) {
-		struct kmutex_lock_class *c = class_get(&lock->dep_map, 0);
-
-		lockdep_lock_acquire();
-		if (report_begin(R_WARN_ON, report_hash(c->id, 1),
-				 warn_locked)) {
-			report_thread(t->tid);
-			rprintf(": mutex_init(%s) at %s of a held mutex:\n  ",
-				name, site);
-			report_lock(&lock->dep_map, c);
-			mutex_owner(lock);
-			rprintf("\n\n");
-			report_finish(t, ip);
-		}
-		lockdep_lock_release();
-	}
+	snprintf(what, sizeof(what), "mutex_init(%s) at %s of a held mutex",
+		 name, site);
+	check_init_held(&lock->dep_map,
+			__atomic_load_n(&lock->owner, __ATOMIC_RELAXED),
+			warn_locked, what, __builtin_return_address(0));
 	fields_init(lock);
 	map_init(&lock->dep_map, name, key, site);
 	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);

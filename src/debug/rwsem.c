@@ -468,33 +468,19 @@ KMUTEX_API void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
  * @site: "file.c:12" of that call
  *
  * Reports the initialisation of a rwsem that the calling thread holds
- * (it would lose it).  The lock's own bytes are not trusted before init.
+ * (it would lose it); see check_init_held().
  */
 KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 					const char *name,
 					const struct lock_class_key *key,
 					const char *site)
 {
-	const void *ip = __builtin_return_address(0);
-	struct kmutex_thread *t = lockdep_self;
+	char what[256];
 
-	/* Held by this thread: see kmutex_debug_mutex_init() for why. */
-	if (!lockdep_recursion && t && held_find(t, &sem->dep_map)) {
-		struct kmutex_lock_class *c = class_get(&sem->dep_map, 0);
-
-		lockdep_lock_acquire();
-		if (report_begin(R_WARN_ON, report_hash(c->id, 1),
-				 warn_locked)) {
-			report_thread(t->tid);
-			rprintf(": init_rwsem(%s) at %s of a held rwsem:\n  ",
-				name, site);
-			report_lock(&sem->dep_map, c);
-			report_owner(sem->owner, &sem->dep_map);
-			rprintf("\n\n");
-			report_finish(t, ip);
-		}
-		lockdep_lock_release();
-	}
+	snprintf(what, sizeof(what), "init_rwsem(%s) at %s of a held rwsem",
+		 name, site);
+	check_init_held(&sem->dep_map, sem->owner, warn_locked, what,
+			__builtin_return_address(0));
 	fields_init(sem);
 	map_init(&sem->dep_map, name, key, site);
 	__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
