@@ -41,9 +41,13 @@
 #include "waiter.h"
 
 /* Reads of count before queueing (about 2-5 us on current x86). */
+#ifndef MUTEX_SPINS
 #define MUTEX_SPINS		200
+#endif
 /* The kernel hands off once the first waiter lost a race; Go after 1 ms. */
+#ifndef MUTEX_STARVE_NS
 #define MUTEX_STARVE_NS		1000000ull
+#endif
 
 static void __attribute__((noreturn, cold))
 mutex_fatal(struct mutex *lock, const char *site, const char *what)
