@@ -103,7 +103,7 @@ TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a)
 
 # TEST_LDLIBS: more for the link of the test programs (make coverage).
 TEST_LDLIBS ?=
-$(B)/tests/%: tests/%.c tests/harness.h $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
+$(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
 	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a $(TEST_LDLIBS)
 	case " $(BUSTED_TESTS) " in *" $* "*) \
 		for n in $(BUSTED); do \

@@ -15,66 +15,19 @@
 #include <limits.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
-#include <sys/wait.h>
-
-#include "harness.h"
+#include "child.h"
 
 static DECLARE_RWSEM(rwsem);
 static struct semaphore sem;
 
-struct outcome {
-	int status;		/* from waitpid */
-	char err[4096];		/* the child's stderr */
-};
-
-/* Run @fn in a child with stderr captured; a child that returns exits 0. */
-static void run_child(void (*fn)(void), struct outcome *o)
-{
-	struct rlimit no_core = { 0, 0 };
-	size_t len = 0;
-	ssize_t n;
-	int fd[2];
-	pid_t pid;
-
-	CHECK(pipe(fd) == 0);
-	fflush(NULL);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		setrlimit(RLIMIT_CORE, &no_core);	/* no core files */
-		dup2(fd[1], STDERR_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		fn();
-		fflush(NULL);
-		_exit(0);
-	}
-	close(fd[1]);
-	while ((n = read(fd[0], o->err + len, sizeof(o->err) - 1 - len)) > 0)
-		len += (size_t)n;
-	o->err[len] = 0;
-	close(fd[0]);
-	CHECK(waitpid(pid, &o->status, 0) == pid);
-}
-
 /* Run @fn in a child: it must die of SIGABRT, saying @needle. */
-static void expect_abort(const char *what, void (*fn)(void),
-			 const char *needle)
+static void expect_abort_of(const char *what, void (*fn)(void),
+			    const char *needle)
 {
 	struct outcome o;
 
 	run_child(fn, &o);
-	printf("%s: %s", what, o.err[0] ? o.err : "(nothing on stderr)\n");
-	if (!WIFSIGNALED(o.status) || WTERMSIG(o.status) != SIGABRT) {
-		fprintf(stderr, "FAIL: %s: child did not abort (status %#x)\n",
-			what, o.status);
-		exit(1);
-	}
-	if (!strstr(o.err, needle)) {
-		fprintf(stderr, "FAIL: %s: message lacks \"%s\"\n", what,
-			needle);
-		exit(1);
-	}
+	expect_abort(what, &o, needle, NULL);
 }
 
 static void correct(void)
@@ -131,14 +84,15 @@ int main(void)
 	CHECK(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
 	CHECK_EQ(o.err[0], 0);
 
-	expect_abort("up_read() of a free rwsem", up_read_free, "up_read()");
-	expect_abort("up_write() of a free rwsem", up_write_free,
-		     "up_write()");
-	expect_abort("up_write() of a read-locked rwsem", up_write_reader,
-		     "up_write()");
-	expect_abort("downgrade_write() of a free rwsem", downgrade_free,
-		     "downgrade_write()");
-	expect_abort("up() of a semaphore at INT_MAX", up_past_int_max,
-		     "INT_MAX");
+	expect_abort_of("up_read() of a free rwsem", up_read_free,
+			"up_read()");
+	expect_abort_of("up_write() of a free rwsem", up_write_free,
+			"up_write()");
+	expect_abort_of("up_write() of a read-locked rwsem", up_write_reader,
+			"up_write()");
+	expect_abort_of("downgrade_write() of a free rwsem", downgrade_free,
+			"downgrade_write()");
+	expect_abort_of("up() of a semaphore at INT_MAX", up_past_int_max,
+			"INT_MAX");
 	return 0;
 }
