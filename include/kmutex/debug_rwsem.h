@@ -68,13 +68,8 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 #define DECLARE_RWSEM(name) \
 	struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
-/* The library's slow paths (src/rwsem.c), the same in both builds. */
-int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr);
-int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr);
-#define __KMUTEX_RWSEM_UP_READ		0
-#define __KMUTEX_RWSEM_UP_WRITE		1
-#define __KMUTEX_RWSEM_DOWNGRADE	2
-void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
+/* The fast paths and the slow paths (src/rwsem.c), as in production. */
+#include <kmutex/rwsem_fast.h>
 
 /* The checked entry points (src/debug/rwsem.c). */
 void kmutex_debug_rwsem_init(struct rw_semaphore *sem, const char *name,

@@ -68,13 +68,8 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 #define DECLARE_RWSEM(name) \
 	struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
-int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr);
-int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr);
-/* What brought a release to kmutex_rwsem_wake(). */
-#define __KMUTEX_RWSEM_UP_READ		0
-#define __KMUTEX_RWSEM_UP_WRITE		1
-#define __KMUTEX_RWSEM_DOWNGRADE	2
-void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
+/* The fast paths and slow-path entries, shared with the debugging build. */
+#include <kmutex/rwsem_fast.h>
 
 /*
  * What each call does to the rwsem, for clang -Wthread-safety
@@ -118,14 +113,6 @@ static inline void init_rwsem(struct rw_semaphore *sem)
 	__kmutex_tsan_create(sem);
 }
 
-static inline bool __kmutex_read_fast(struct rw_semaphore *sem)
-{
-	int c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
-				   __ATOMIC_ACQUIRE);
-
-	return !(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS));
-}
-
 /**
  * down_read - take a rwsem for reading, waiting as long as it takes
  * @sem: the rwsem
@@ -136,8 +123,7 @@ static inline bool __kmutex_read_fast(struct rw_semaphore *sem)
 static inline void down_read(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
-	if (__kmutex_unlikely(!__kmutex_read_fast(sem)))
-		kmutex_down_read_slowpath(sem, 0);
+	__kmutex_rwsem_down(sem, 1, 0);
 	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_READ, true);
 }
 
@@ -151,10 +137,8 @@ static inline void down_read(struct rw_semaphore *sem)
 static inline int down_read_interruptible(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
-	if (__kmutex_likely(__kmutex_read_fast(sem)))
-		return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ, 0);
 	return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ,
-			kmutex_down_read_slowpath(sem, 1));
+				    __kmutex_rwsem_down(sem, 1, 1));
 }
 
 /**
@@ -177,16 +161,9 @@ static inline int down_read_killable(struct rw_semaphore *sem)
 static inline int down_read_trylock(struct rw_semaphore *sem)
 {
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
-	int c;
 
 	__kmutex_tsan_pre_lock(sem, f);
-	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
-	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
-		if (__atomic_compare_exchange_n(&sem->count, &c,
-				c + RWSEM_READER_BIAS, false,
-				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return __kmutex_tsan_trylocked(sem, f, 1);
-	return __kmutex_tsan_trylocked(sem, f, 0);
+	return __kmutex_tsan_trylocked(sem, f, __kmutex_rwsem_trylock(sem, 1));
 }
 
 /**
@@ -198,14 +175,8 @@ static inline int down_read_trylock(struct rw_semaphore *sem)
  */
 static inline void up_read(struct rw_semaphore *sem)
 {
-	int c;
-
 	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
-	c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
-			       __ATOMIC_RELEASE);
-	/* No readers or writer left but flags (waiters), or misuse. */
-	if (__kmutex_unlikely(c < RWSEM_READER_BIAS && c != 0))
-		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
+	__kmutex_rwsem_up(sem, 1);
 	__kmutex_tsan_post_unlock(sem, __KMUTEX_TSAN_READ);
 }
 
@@ -215,13 +186,8 @@ static inline void up_read(struct rw_semaphore *sem)
  */
 static inline void down_write(struct rw_semaphore *sem)
 {
-	int unlocked = 0;
-
 	__kmutex_tsan_pre_lock(sem, 0);
-	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
-			&unlocked, RWSEM_WRITER_LOCKED, false,
-			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
-		kmutex_down_write_slowpath(sem, 0);
+	__kmutex_rwsem_down(sem, 0, 0);
 	__kmutex_tsan_post_lock(sem, 0, true);
 }
 
@@ -234,14 +200,8 @@ static inline void down_write(struct rw_semaphore *sem)
  */
 static inline int down_write_killable(struct rw_semaphore *sem)
 {
-	int unlocked = 0;
-
 	__kmutex_tsan_pre_lock(sem, 0);
-	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count,
-			&unlocked, RWSEM_WRITER_LOCKED, false,
-			__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)))
-		return __kmutex_tsan_locked(sem, 0, 0);
-	return __kmutex_tsan_locked(sem, 0, kmutex_down_write_slowpath(sem, 1));
+	return __kmutex_tsan_locked(sem, 0, __kmutex_rwsem_down(sem, 0, 1));
 }
 
 /**
@@ -252,13 +212,10 @@ static inline int down_write_killable(struct rw_semaphore *sem)
  */
 static inline int down_write_trylock(struct rw_semaphore *sem)
 {
-	int unlocked = 0;
 	bool ok;
 
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_TRY);
-	ok = __atomic_compare_exchange_n(&sem->count, &unlocked,
-			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-			__ATOMIC_RELAXED);
+	ok = __kmutex_rwsem_trylock(sem, 0);
 	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_TRY, ok);
 	return ok;
 }
@@ -273,12 +230,8 @@ static inline int down_write_trylock(struct rw_semaphore *sem)
  */
 static inline void up_write(struct rw_semaphore *sem)
 {
-	int locked = RWSEM_WRITER_LOCKED;
-
 	__kmutex_tsan_pre_unlock(sem, 0);
-	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
-			&locked, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
-		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
+	__kmutex_rwsem_up(sem, 0);
 	__kmutex_tsan_post_unlock(sem, 0);
 }
 
@@ -291,18 +244,13 @@ static inline void up_write(struct rw_semaphore *sem)
 static inline void downgrade_write(struct rw_semaphore *sem)
 {
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
-	int c;
 
 	/*
 	 * TSan has no downgrade: a write unlock, then a read lock that
 	 * cannot fail or block (a try, so no lock-order edge is made).
 	 */
 	__kmutex_tsan_pre_unlock(sem, 0);
-	c = __atomic_add_fetch(&sem->count,
-			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
-			__ATOMIC_RELEASE);
-	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
-		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
+	__kmutex_rwsem_downgrade(sem);
 	__kmutex_tsan_post_unlock(sem, 0);
 	__kmutex_tsan_pre_lock(sem, f);
 	__kmutex_tsan_post_lock(sem, f, true);

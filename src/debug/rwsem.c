@@ -48,73 +48,9 @@ static const char warn_locked[] =
 static const char bad_unlock[] = "WARNING: bad unlock balance detected!";
 
 /*
- * The fast paths of <linux/rwsem.h>, then its slow paths (src/rwsem.c):
- * keep them in step with the header's.
- */
-static int raw_down_untold(struct rw_semaphore *sem, int read, int intr)
-{
-	int c = 0;
-
-	if (read) {
-		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
-				       __ATOMIC_ACQUIRE);
-		if (__kmutex_likely(!(c & (RWSEM_WRITER_LOCKED |
-					   RWSEM_FLAG_WAITERS))))
-			return 0;
-		return kmutex_down_read_slowpath(sem, intr);
-	}
-	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count, &c,
-			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-			__ATOMIC_RELAXED)))
-		return 0;
-	return kmutex_down_write_slowpath(sem, intr);
-}
-
-static bool raw_trylock_untold(struct rw_semaphore *sem, int read)
-{
-	int c = read ? __atomic_load_n(&sem->count, __ATOMIC_RELAXED) : 0;
-
-	if (!read)
-		return __atomic_compare_exchange_n(&sem->count, &c,
-				RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-				__ATOMIC_RELAXED);
-	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
-		if (__atomic_compare_exchange_n(&sem->count, &c,
-				c + RWSEM_READER_BIAS, false,
-				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return true;
-	return false;
-}
-
-static void raw_up_untold(struct rw_semaphore *sem, int read)
-{
-	int c = RWSEM_WRITER_LOCKED;
-
-	if (read) {
-		c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
-				       __ATOMIC_RELEASE);
-		/* No readers or writer left but flags (waiters), or misuse. */
-		if (__kmutex_unlikely(c < RWSEM_READER_BIAS && c != 0))
-			kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
-	} else if (!__atomic_compare_exchange_n(&sem->count, &c, 0, false,
-			__ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
-	}
-}
-
-static void raw_downgrade_untold(struct rw_semaphore *sem)
-{
-	int c = __atomic_add_fetch(&sem->count,
-			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
-			__ATOMIC_RELEASE);
-
-	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
-		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
-}
-
-/*
- * The same, told to ThreadSanitizer as the production build's inline
- * fast paths tell it (kmutex/tsan.h).
+ * The fast paths of <kmutex/rwsem_fast.h> (then the slow paths of
+ * src/rwsem.c), told to ThreadSanitizer as the production build's inline
+ * ones tell it (kmutex/tsan.h).
  */
 static unsigned int tsan_mode(int read)
 {
@@ -125,7 +61,7 @@ static int raw_down(struct rw_semaphore *sem, int read, int intr)
 {
 	__kmutex_tsan_pre_lock(sem, tsan_mode(read));
 	return __kmutex_tsan_locked(sem, tsan_mode(read),
-				    raw_down_untold(sem, read, intr));
+				    __kmutex_rwsem_down(sem, read, intr));
 }
 
 static bool raw_trylock(struct rw_semaphore *sem, int read)
@@ -133,13 +69,14 @@ static bool raw_trylock(struct rw_semaphore *sem, int read)
 	const unsigned int f = tsan_mode(read) | __KMUTEX_TSAN_TRY;
 
 	__kmutex_tsan_pre_lock(sem, f);
-	return __kmutex_tsan_trylocked(sem, f, raw_trylock_untold(sem, read));
+	return __kmutex_tsan_trylocked(sem, f,
+				       __kmutex_rwsem_trylock(sem, read));
 }
 
 static void raw_up(struct rw_semaphore *sem, int read)
 {
 	__kmutex_tsan_pre_unlock(sem, tsan_mode(read));
-	raw_up_untold(sem, read);
+	__kmutex_rwsem_up(sem, read);
 	__kmutex_tsan_post_unlock(sem, tsan_mode(read));
 }
 
@@ -149,7 +86,7 @@ static void raw_downgrade(struct rw_semaphore *sem)
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
 
 	__kmutex_tsan_pre_unlock(sem, 0);
-	raw_downgrade_untold(sem);
+	__kmutex_rwsem_downgrade(sem);
 	__kmutex_tsan_post_unlock(sem, 0);
 	__kmutex_tsan_pre_lock(sem, f);
 	__kmutex_tsan_post_lock(sem, f, true);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kmutex/rwsem_fast.h - the rwsem's count encoding and fast paths, the
+ * same in both builds: <linux/rwsem.h> wraps them in the TSan
+ * annotations, the debugging build (src/debug/rwsem.c) in its checks.
+ * One copy, so the protocol modelled in model/rwsem.pml lives in one
+ * place (with src/rwsem.c, the slow paths).
+ *
+ * Included by <linux/rwsem.h> and <kmutex/debug_rwsem.h> after their
+ * struct rw_semaphore, which starts with the same fields in both
+ * builds; never include it directly.
+ */
+#ifndef _KMUTEX_RWSEM_FAST_H
+#define _KMUTEX_RWSEM_FAST_H
+
+#ifndef _LINUX_RWSEM_H
+#error "include <linux/rwsem.h>, not <kmutex/rwsem_fast.h>"
+#endif
+
+#include <stdbool.h>
+#include <kmutex/compiler.h>
+
+/* The library's slow paths (src/rwsem.c). */
+int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr);
+int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr);
+/* What brought a release to kmutex_rwsem_wake(). */
+#define __KMUTEX_RWSEM_UP_READ		0
+#define __KMUTEX_RWSEM_UP_WRITE		1
+#define __KMUTEX_RWSEM_DOWNGRADE	2
+void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
+
+/*
+ * Take @sem for reading (@read) or writing; @intr: a signal handler
+ * makes the wait return -EINTR.  A reader is one fetch-and-add that
+ * fails on a writer or on waiters (it then carries its bias into the
+ * slow path); a writer is CAS 0 -> WRITER_LOCKED.
+ */
+static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
+				      int intr)
+{
+	int c = 0;
+
+	if (read) {
+		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
+				       __ATOMIC_ACQUIRE);
+		if (__kmutex_likely(!(c & (RWSEM_WRITER_LOCKED |
+					   RWSEM_FLAG_WAITERS))))
+			return 0;
+		return kmutex_down_read_slowpath(sem, intr);
+	}
+	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count, &c,
+			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
+			__ATOMIC_RELAXED)))
+		return 0;
+	return kmutex_down_write_slowpath(sem, intr);
+}
+
+/* Take @sem for reading or writing only if that needs no wait. */
+static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
+					  int read)
+{
+	int c = read ? __atomic_load_n(&sem->count, __ATOMIC_RELAXED) : 0;
+
+	if (!read)
+		return __atomic_compare_exchange_n(&sem->count, &c,
+				RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
+				__ATOMIC_RELAXED);
+	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
+		if (__atomic_compare_exchange_n(&sem->count, &c,
+				c + RWSEM_READER_BIAS, false,
+				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/*
+ * Release a read or the write lock.  The last reader out with flags
+ * left (waiters), a writer whose CAS back to 0 fails, or misuse, go to
+ * kmutex_rwsem_wake().
+ */
+static inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
+{
+	int c = RWSEM_WRITER_LOCKED;
+
+	if (read) {
+		c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
+				       __ATOMIC_RELEASE);
+		if (__kmutex_unlikely(c < RWSEM_READER_BIAS && c != 0))
+			kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
+	} else if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
+			&c, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))) {
+		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
+	}
+}
+
+/* The write lock becomes a read lock; waiting readers may join. */
+static inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
+{
+	int c = __atomic_add_fetch(&sem->count,
+			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
+			__ATOMIC_RELEASE);
+
+	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
+		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
+}
+
+#endif /* _KMUTEX_RWSEM_FAST_H */
