@@ -192,7 +192,8 @@ $(B)/libkmutex-debug.so.$(SOMAJOR): $(DEBUG_OBJS) src/libkmutex.map
 $(B)/libkmutex-debug.so: $(B)/libkmutex-debug.so.$(SOMAJOR)
 	ln -sf libkmutex-debug.so.$(SOMAJOR) $@
 
-$(DEBUG_TESTS): $(B)/tests/%: tests/%.c tests/harness.h tests/debug_harness.h \
+$(DEBUG_TESTS): $(B)/tests/%: tests/%.c $(wildcard tests/*.h) \
+		tests/valgrind_annotations.c \
 		$(LIB_HDRS) $(B)/libkmutex-debug.a | $(B)/tests
 	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $@ \
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS) $(TEST_LDLIBS)

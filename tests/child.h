@@ -42,9 +42,13 @@ static inline void run_child(void (*fn)(void), struct outcome *o)
 		_exit(0);
 	}
 	close(fd[1]);
-	while ((n = read(fd[0], o->err + len, sizeof(o->err) - 1 - len)) > 0)
+	while (len + 1 < sizeof(o->err) &&
+	       (n = read(fd[0], o->err + len, sizeof(o->err) - 1 - len)) > 0)
 		len += (size_t)n;
 	o->err[len] = 0;
+	/* Drain the rest, so a chatty child never blocks on a full pipe. */
+	while (read(fd[0], &n, sizeof(n)) > 0)
+		;
 	close(fd[0]);
 	CHECK(waitpid(pid, &o->status, 0) == pid);
 }

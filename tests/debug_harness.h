@@ -6,8 +6,8 @@
  * A test re-runs itself (its own executable, as readlink(2) of
  * /proc/self/exe names it: under Valgrind that is the test, not the tool,
  * so with --trace-children=yes the child runs under the tool too) as a
- * child with its stderr on a pipe, once as the program would run and once with KMUTEX_DEBUG=abort,
- * and checks what the child printed:
+ * child with its stderr on a pipe, once as the program would run and
+ * once with KMUTEX_DEBUG=abort, and checks what the child printed:
  *
  *   DEBUG_EXPECT_REPORT(fn, title, needles...)
  *	fn commits the bug (twice, where it can: the report must come
@@ -69,6 +69,10 @@ static inline void debug_spawn(struct debug_run *r, const char *mode)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+
+		/* The aborts make no core files (Valgrind's: 17 MB each). */
+		setrlimit(RLIMIT_CORE, &no_core);
 		dup2(fd[1], 2);
 		close(fd[0]);
 		close(fd[1]);

@@ -121,8 +121,9 @@ void lockdep_lock_release(void);
 /* lock.c: what the checked lock kinds share. */
 void check_handler(struct kmutex_thread *t, struct held_lock *next);
 void report_owner(int tid, const struct kmutex_dep_map *map);
-void check_init_held(struct kmutex_dep_map *map, int owner,
-		     const char *title, const char *what, const void *ip);
+void check_init_held(struct kmutex_dep_map *map, const int *owner,
+		     const char *title, const char *call, const char *name,
+		     const char *site, const char *kind, const void *ip);
 
 /* object.c: semaphores and completions. */
 void obj_check_handler(const struct kmutex_obj_map *map, const char *kind,

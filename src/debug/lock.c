@@ -82,20 +82,24 @@ void report_owner(int tid, const struct kmutex_dep_map *map)
 /**
  * check_init_held - mutex_init()/init_rwsem() of a lock this thread holds
  * @map: the lock's map
- * @owner: the lock's owner tid (a writer's), or 0
+ * @owner: the lock's owner tid field (a writer's)
  * @title: the report's title
- * @what: "mutex_init(&m) at f.c:3 of a held mutex"
+ * @call: "mutex_init" or "init_rwsem"
+ * @name: the argument as written
+ * @site: "file.c:12" of the call
+ * @kind: "mutex" or "rwsem"
  * @ip: the return address of the init call
  *
- * Held by this thread as its held-lock stack says, not as the lock's
- * bytes say: init is how fresh memory becomes a lock, and malloc() may
- * return a freed lock's bytes with its magic intact and the allocator's
- * free-list links over its count (memcheck caught the old check doing
- * so).  The kernel checks the same (debug_mutex_init() ->
+ * Held by this thread as its held-lock stack says; the lock's bytes are
+ * read only then.  Before init they may be anything: malloc() may return
+ * a freed lock's bytes with its magic intact and the allocator's
+ * free-list links over its count (memcheck caught the old check taking
+ * that for "held").  The kernel checks the same (debug_mutex_init() ->
  * debug_check_no_locks_freed()).
  */
-void check_init_held(struct kmutex_dep_map *map, int owner,
-		     const char *title, const char *what, const void *ip)
+void check_init_held(struct kmutex_dep_map *map, const int *owner,
+		     const char *title, const char *call, const char *name,
+		     const char *site, const char *kind, const void *ip)
 {
 	struct kmutex_thread *t = lockdep_self;
 	struct kmutex_lock_class *c;
@@ -106,9 +110,10 @@ void check_init_held(struct kmutex_dep_map *map, int owner,
 	lockdep_lock_acquire();
 	if (report_begin(R_WARN_ON, report_hash(c->id, 1), title)) {
 		report_thread(t->tid);
-		rprintf(": %s:\n  ", what);
+		rprintf(": %s(%s) at %s of a held %s:\n  ", call, name, site,
+			kind);
 		report_lock(map, c);
-		report_owner(owner, map);
+		report_owner(__atomic_load_n(owner, __ATOMIC_RELAXED), map);
 		rprintf("\n\n");
 		report_finish(t, ip);
 	}

@@ -346,13 +346,9 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 					const struct lock_class_key *key,
 					const char *site)
 {
-	char what[256];
-
-	snprintf(what, sizeof(what), "mutex_init(%s) at %s of a held mutex",
-		 name, site);
-	check_init_held(&lock->dep_map,
-			__atomic_load_n(&lock->owner, __ATOMIC_RELAXED),
-			warn_locked, what, __builtin_return_address(0));
+	check_init_held(&lock->dep_map, &lock->owner, warn_locked,
+			"mutex_init", name, site, "mutex",
+			__builtin_return_address(0));
 	fields_init(lock);
 	map_init(&lock->dep_map, name, key, site);
 	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);

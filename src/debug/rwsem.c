@@ -412,11 +412,8 @@ KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 					const struct lock_class_key *key,
 					const char *site)
 {
-	char what[256];
-
-	snprintf(what, sizeof(what), "init_rwsem(%s) at %s of a held rwsem",
-		 name, site);
-	check_init_held(&sem->dep_map, sem->owner, warn_locked, what,
+	check_init_held(&sem->dep_map, &sem->owner, warn_locked,
+			"init_rwsem", name, site, "rwsem",
 			__builtin_return_address(0));
 	fields_init(sem);
 	map_init(&sem->dep_map, name, key, site);
