@@ -89,6 +89,14 @@ $(B)/busted%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
 	$(call make_archive,$(@D)/obj/*.o)
 
+# The variant with race points (src/race.h), for the tests race_*.c.
+$(B)/race/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
+	mkdir -p $(@D)/obj
+	for s in $(LIB_SRCS); do \
+		$(CC) $(LIBCFLAGS) -DKMUTEX_RACE_POINTS -c $$s \
+			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
+	$(call make_archive,$(@D)/obj/*.o)
+
 $(B)/obj $(B)/tests:
 	mkdir -p $@
 
@@ -99,12 +107,14 @@ TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%) $(TEST_SH:tests/%.sh=$(B)/tests
 BUSTED    := 1 2 3 4
 # The tests that tests/run's BUSTED_CATCHERS runs against them.
 BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem
-TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a)
+TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a) \
+	     $(B)/race/libkmutex.a
 
 # TEST_LDLIBS: more for the link of the test programs (make coverage).
 TEST_LDLIBS ?=
 $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
-	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ $(B)/libkmutex.a $(TEST_LDLIBS)
+	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ \
+		$(B)/$(if $(filter race_%,$*),race/)libkmutex.a $(TEST_LDLIBS)
 	case " $(BUSTED_TESTS) " in *" $* "*) \
 		for n in $(BUSTED); do \
 			$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@.busted$$n \

@@ -18,16 +18,58 @@
 #include "wait_lock.h"
 #include "waiter.h"
 
-/* Under wait_lock: consume one completion if there is one. */
+/*
+ * Consume one completion if there is one.  A compare-and-swap, so that a
+ * handler that interrupted its own thread's holder of wait_lock can take
+ * one without the lock (try_wait_for_completion()); everyone else does
+ * it under wait_lock.
+ */
 static bool completion_take(struct completion *x)
 {
-	unsigned int done = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
+	unsigned int done = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
 
-	if (!done)
-		return false;
-	if (done != UINT_MAX)
-		__atomic_store_n(&x->done, done - 1, __ATOMIC_RELAXED);
+	do {
+		if (!done)
+			return false;
+		if (done == UINT_MAX)	/* complete_all(): stays done */
+			return true;
+	} while (!__atomic_compare_exchange_n(&x->done, &done, done - 1, false,
+					      __ATOMIC_ACQUIRE,
+					      __ATOMIC_ACQUIRE));
 	return true;
+}
+
+static void completion_do(struct completion *x, bool all);
+
+static void completion_lock(struct completion *x, struct wait_lock_irq *n,
+			    const char *site)
+{
+	wait_lock_irq_acquire(&x->wait_lock, n);
+	wait_list_check(&x->wait_list, site, "completion", x,
+			"DECLARE_COMPLETION or init_completion");
+}
+
+/*
+ * Release wait_lock, wake whom @q holds, then do the complete()s that a
+ * handler of this thread left in @n meanwhile: they belong to the call
+ * in progress, so @x is still ours to touch.
+ */
+static void completion_unlock(struct completion *x, struct wait_lock_irq *n,
+			      struct wake_q *q)
+{
+	unsigned int left;
+
+	if (!wait_lock_irq_release(&x->wait_lock, n)) {
+		if (q)
+			wake_q_wake(q);
+		return;
+	}
+	if (q)
+		wake_q_wake(q);
+	if (n->deferred_all)
+		completion_do(x, true);
+	for (left = n->deferred; left; left--)
+		completion_do(x, false);
 }
 
 /**
@@ -44,22 +86,23 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 {
 	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
 	bool forever = timeout == MAX_SCHEDULE_TIMEOUT;
+	struct wait_lock_irq n;
 	struct timespec deadline;
 	int ret;
 
-	wait_lock_acquire(&x->wait_lock);
+	completion_lock(x, &n, "wait_for_completion");
 	if (completion_take(x)) {
-		wait_lock_release(&x->wait_lock);
+		completion_unlock(x, &n, NULL);
 		return timeout > 0 ? timeout : 1;
 	}
 	if (timeout <= 0) {
-		wait_lock_release(&x->wait_lock);
+		completion_unlock(x, &n, NULL);
 		return 0;
 	}
 	if (!forever)
 		deadline = deadline_after_ms(timeout);
 	list_add_tail(&w.node, &x->wait_list);
-	wait_lock_release(&x->wait_lock);
+	completion_unlock(x, &n, NULL);
 
 	ret = waiter_sleep(&w, intr, forever ? NULL : &deadline);
 	/*
@@ -68,12 +111,12 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 	 * as we return (DECLARE_COMPLETION_ONSTACK): we must not return
 	 * before complete() is done with it, as in the kernel.
 	 */
-	wait_lock_acquire(&x->wait_lock);
+	completion_lock(x, &n, "wait_for_completion");
 	if (ret && waiter_state(&w) == WAITER_HANDOFF)
 		ret = 0;	/* completed as we gave up: keep it */
 	else if (ret)
 		list_del(&w.node);
-	wait_lock_release(&x->wait_lock);
+	completion_unlock(x, &n, NULL);
 	if (ret == -EINTR)
 		return -EINTR;
 	if (ret == -ETIMEDOUT)
@@ -93,11 +136,15 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
  */
 KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 {
+	struct wait_lock_irq n;
 	bool got;
 
-	wait_lock_acquire(&x->wait_lock);
+	/* In a handler that interrupted this thread's holder: no lock. */
+	if (wait_lock_irq_find(&x->wait_lock))
+		return completion_take(x);
+	completion_lock(x, &n, "try_wait_for_completion");
 	got = completion_take(x);
-	wait_lock_release(&x->wait_lock);
+	completion_unlock(x, &n, NULL);
 	return got;
 }
 
@@ -107,26 +154,38 @@ KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
  *
  * completion_done() may be followed at once by freeing @x; the
  * complete() that made it done may still hold wait_lock (the kernel
- * serialises the same way).
+ * serialises the same way).  In a handler that interrupted this
+ * thread's own use of @x there is nothing to wait for that may finish.
  */
 KMUTEX_API void kmutex_completion_done_sync(struct completion *x)
 {
-	wait_lock_acquire(&x->wait_lock);
-	wait_lock_release(&x->wait_lock);
+	struct wait_lock_irq n;
+
+	if (wait_lock_irq_find(&x->wait_lock))
+		return;
+	completion_lock(x, &n, "completion_done");
+	completion_unlock(x, &n, NULL);
 }
 
-/**
- * kmutex_complete - complete() and complete_all()
- * @x: the completion
- * @all: wake every waiter and stay done until reinit_completion()
- */
-KMUTEX_API void kmutex_complete(struct completion *x, int all)
+/* complete() or complete_all(), wherever it is called from. */
+static void completion_do(struct completion *x, bool all)
 {
+	struct wait_lock_irq n, *held;
 	struct kmutex_waiter *w;
 	struct wake_q q = { 0 };
 	unsigned int done;
 
-	wait_lock_acquire(&x->wait_lock);
+	held = wait_lock_irq_find(&x->wait_lock);
+	if (held) {	/* a handler interrupted its thread's holder */
+		if (all)
+			__atomic_store_n(&held->deferred_all, 1,
+					 __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&held->deferred, held->deferred + 1,
+					 __ATOMIC_RELAXED);
+		return;
+	}
+	completion_lock(x, &n, all ? "complete_all" : "complete");
 	if (all)
 		__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
 	while ((w = list_first_entry_or_null(&x->wait_list,
@@ -137,8 +196,27 @@ KMUTEX_API void kmutex_complete(struct completion *x, int all)
 			break;
 	}
 	done = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
-	if (!all && !w && done < UINT_MAX - 1)	/* UINT_MAX means "all" */
-		__atomic_store_n(&x->done, done + 1, __ATOMIC_RELEASE);
-	wait_lock_release(&x->wait_lock);
-	wake_q_wake(&q);
+	/* UINT_MAX means "all"; a racing lock-free take makes CAS retry. */
+	while (!all && !w && done < UINT_MAX - 1 &&
+	       !__atomic_compare_exchange_n(&x->done, &done, done + 1, false,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	completion_unlock(x, &n, &q);
+}
+
+/**
+ * kmutex_complete - complete() and complete_all()
+ * @x: the completion
+ * @all: wake every waiter and stay done until reinit_completion()
+ *
+ * Allowed in a signal handler, also one that interrupted a wait for or
+ * a complete() of @x in its own thread (see wait_lock_irq_acquire());
+ * errno is kept, as a handler's caller expects.
+ */
+KMUTEX_API void kmutex_complete(struct completion *x, int all)
+{
+	int saved_errno = errno;
+
+	completion_do(x, all);
+	errno = saved_errno;
 }

@@ -10,6 +10,17 @@
  * may free it.  A waiter that times out or is interrupted re-checks
  * its state under wait_lock before it leaves: if up() handed it the unit
  * meanwhile, it keeps it and succeeds, so no unit is ever lost.
+ *
+ * up() makes a free unit visible (count c >= 0 -> c + 1) only with a
+ * lock-free compare-and-swap, as the last touch of the semaphore: a
+ * down() may take that unit on its fast path and free the semaphore at
+ * once, so nothing may follow (issue 15; tests/race_up_free.c).
+ *
+ * up() may run in a signal handler that interrupted its own thread
+ * inside a down() or up() of the same semaphore, holding wait_lock: it
+ * then leaves the unit to that code instead of waiting for the lock
+ * (wait_lock_irq_acquire(); tests/signal_release.c).  Both rules are
+ * modelled in model/semaphore.pml.
  */
 #include "api.h"
 
@@ -20,6 +31,7 @@
 #include <linux/semaphore.h>
 
 #include "list.h"
+#include "race.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -52,6 +64,38 @@ static void sem_unmark_if_idle(struct semaphore *sem)
 		__atomic_store_n(&sem->count, 0, __ATOMIC_RELAXED);
 }
 
+static void sem_up(struct semaphore *sem);
+
+/* Take wait_lock through @n (see wait_lock_irq_acquire()). */
+static void sem_lock(struct semaphore *sem, struct wait_lock_irq *n,
+		     const char *site)
+{
+	wait_lock_irq_acquire(&sem->wait_lock, n);
+	wait_list_check(&sem->wait_list, site, "semaphore", sem,
+			"DEFINE_SEMAPHORE or sema_init");
+}
+
+/*
+ * Release wait_lock, wake whom @q holds, then do the up()s that a
+ * handler of this thread left in @n meanwhile.  They belong to the call
+ * in progress, so @sem is still ours to touch.
+ */
+static void sem_unlock(struct semaphore *sem, struct wait_lock_irq *n,
+		       struct wake_q *q)
+{
+	unsigned int ups;
+
+	if (!wait_lock_irq_release(&sem->wait_lock, n)) {
+		if (q)
+			wake_q_wake(q);
+		return;
+	}
+	if (q)
+		wake_q_wake(q);
+	for (ups = n->deferred; ups; ups--)
+		sem_up(sem);
+}
+
 /**
  * kmutex_down_common_slowpath - wait for a unit of a semaphore
  * @sem: the semaphore
@@ -64,23 +108,25 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 					   long timeout_ms)
 {
 	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
+	struct wait_lock_irq n;
 	struct timespec deadline;
 	int ret;
 
-	wait_lock_acquire(&sem->wait_lock);
+	sem_lock(sem, &n, intr ? "down_interruptible" :
+			  timeout_ms >= 0 ? "down_timeout" : "down");
 	if (sem_take_or_mark(sem)) {
-		wait_lock_release(&sem->wait_lock);
+		sem_unlock(sem, &n, NULL);
 		return 0;
 	}
 	if (timeout_ms == 0) {
 		sem_unmark_if_idle(sem);
-		wait_lock_release(&sem->wait_lock);
+		sem_unlock(sem, &n, NULL);
 		return -ETIME;
 	}
 	if (timeout_ms > 0)
 		deadline = deadline_after_ms(timeout_ms);
 	list_add_tail(&w.node, &sem->wait_list);
-	wait_lock_release(&sem->wait_lock);
+	sem_unlock(sem, &n, NULL);
 
 	ret = waiter_sleep(&w, intr, timeout_ms > 0 ? &deadline : NULL);
 	/*
@@ -88,14 +134,14 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 	 * holds it until after it told us, and a semaphore used as a "done"
 	 * signal is often freed right after down() returns.
 	 */
-	wait_lock_acquire(&sem->wait_lock);
+	sem_lock(sem, &n, "down");
 	if (waiter_state(&w) == WAITER_HANDOFF) {
 		ret = 0;	/* the unit came (maybe as we gave up): keep it */
 	} else {
 		list_del(&w.node);
 		sem_unmark_if_idle(sem);
 	}
-	wait_lock_release(&sem->wait_lock);
+	sem_unlock(sem, &n, NULL);
 	return ret == -ETIMEDOUT ? -ETIME : ret;
 }
 
@@ -108,44 +154,83 @@ KMUTEX_API void kmutex_down_slowpath(struct semaphore *sem)
 	kmutex_down_common_slowpath(sem, 0, -1);
 }
 
+/* count -1 under wait_lock: hand the unit to the first waiter. */
+static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n)
+{
+	struct kmutex_waiter *w;
+	struct wake_q q = { 0 };
+
+	w = list_first_entry_or_null(&sem->wait_list, struct kmutex_waiter,
+				     node);
+	list_del(&w->node);
+	sem_unmark_if_idle(sem);
+	wake_q_grant(&q, w);
+	sem_unlock(sem, n, &q);
+}
+
+/*
+ * up(), all of it.  A unit is published (count c >= 0 -> c + 1) only by
+ * a lock-free compare-and-swap, never under wait_lock: once it is
+ * visible, a down() on the fast path may take it and free the
+ * semaphore, so publishing must be the last touch of @sem.  With
+ * waiters (count -1) the unit goes to the first one under wait_lock; the
+ * waiter takes wait_lock once before it returns, so the release of
+ * wait_lock is done before it can free the semaphore.
+ */
+static void sem_up(struct semaphore *sem)
+{
+	struct wait_lock_irq n, *held;
+	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+
+	for (;;) {
+		while (c >= 0) {
+			if (c == INT_MAX) {
+				fprintf(stderr, "kmutex: up(): semaphore %p "
+					"count would pass INT_MAX; aborting\n",
+					(void *)sem);
+				abort();
+			}
+			if (__atomic_compare_exchange_n(&sem->count, &c, c + 1,
+							false, __ATOMIC_RELEASE,
+							__ATOMIC_RELAXED)) {
+				RACE_POINT(KMUTEX_RACE_UP_PUBLISHED);
+				return;
+			}
+		}
+		held = wait_lock_irq_find(&sem->wait_lock);
+		if (held) {	/* a handler interrupted its thread's holder */
+			__atomic_store_n(&held->deferred, held->deferred + 1,
+					 __ATOMIC_RELAXED);
+			return;
+		}
+		RACE_POINT(KMUTEX_RACE_UP_LOCKING);
+		sem_lock(sem, &n, "up");
+		c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+		if (c < 0 && !list_empty(&sem->wait_list)) {
+			sem_grant(sem, &n);
+			return;
+		}
+		if (c < 0)	/* cannot happen: -1 implies a waiter */
+			sem_unmark_if_idle(sem);
+		sem_unlock(sem, &n, NULL);
+		c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+	}
+}
+
 /**
  * kmutex_up_slowpath - up() when threads may wait, or count is at its top
  * @sem: the semaphore
  *
  * Hands the unit to the first waiter if there is one.  A count that
  * would pass INT_MAX aborts: wrapping would silently make units vanish.
+ * Allowed in a signal handler, also one that interrupted a down() or
+ * up() of @sem in its own thread (see wait_lock_irq_acquire()); errno
+ * is kept, as a handler's caller expects.
  */
 KMUTEX_API void kmutex_up_slowpath(struct semaphore *sem)
 {
-	struct kmutex_waiter *w;
-	struct wake_q q = { 0 };
-	int c;
+	int saved_errno = errno;
 
-	wait_lock_acquire(&sem->wait_lock);
-	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
-	while (c >= 0) {	/* the waiters left since the fast path looked */
-		if (c == INT_MAX) {
-			fprintf(stderr, "kmutex: up(): semaphore %p count "
-				"would pass INT_MAX; aborting\n", (void *)sem);
-			abort();
-		}
-		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
-						__ATOMIC_RELEASE,
-						__ATOMIC_RELAXED)) {
-			wait_lock_release(&sem->wait_lock);
-			return;
-		}
-	}
-	w = list_first_entry_or_null(&sem->wait_list, struct kmutex_waiter,
-				     node);
-	if (!w) {	/* count -1 but they all left: free the unit */
-		__atomic_store_n(&sem->count, 1, __ATOMIC_RELEASE);
-		wait_lock_release(&sem->wait_lock);
-		return;
-	}
-	list_del(&w->node);
-	sem_unmark_if_idle(sem);
-	wake_q_grant(&q, w);
-	wait_lock_release(&sem->wait_lock);
-	wake_q_wake(&q);
+	sem_up(sem);
+	errno = saved_errno;
 }

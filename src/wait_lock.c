@@ -32,3 +32,15 @@ void wait_lock_wake(int *wl)
 {
 	futex_wake(wl, 1);
 }
+
+/* The calling thread's wait_lock_irq nodes, newest first. */
+__thread struct wait_lock_irq *wait_lock_irq_top
+	__attribute__((tls_model("initial-exec")));
+
+#ifdef KMUTEX_RACE_POINTS
+#include "api.h"
+#include "race.h"
+
+/* The race variant's hook (src/race.h); tests set it. */
+KMUTEX_API void (*kmutex_race_hook)(int point);
+#endif

@@ -5,6 +5,8 @@
 #include "api.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "futex.h"
 #include "valgrind.h"
@@ -107,6 +109,21 @@ void wake_q_wake(struct wake_q *q)
 	for (i = 0; i < q->n; i++)
 		waiter_futex_wake(q->words[i]);
 	q->n = 0;
+}
+
+/**
+ * wait_list_fatal - abort on a lock object that was never initialised
+ * @site: the call that found it, e.g. "down"
+ * @kind: "semaphore", "completion", "rw_semaphore"
+ * @obj: the object
+ * @init: how to initialise it, for the message
+ */
+void wait_list_fatal(const char *site, const char *kind, const void *obj,
+		     const char *init)
+{
+	fprintf(stderr, "kmutex: %s: %s %p was never initialised (use %s); "
+		"aborting\n", site, kind, obj, init);
+	abort();
 }
 
 struct timespec deadline_after_ms(long ms)

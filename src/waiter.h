@@ -58,6 +58,23 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
 		 const struct timespec *deadline);
 void waiter_wake(struct kmutex_waiter *w);
 
+void __attribute__((noreturn, cold))
+wait_list_fatal(const char *site, const char *kind, const void *obj,
+		const char *init);
+
+/*
+ * Called under wait_lock, where the list is written: zeroed memory
+ * (never initialised) has a NULL list head, which the slow paths would
+ * follow into a crash far from the cause.  Say what happened instead.
+ */
+static inline void wait_list_check(struct kmutex_list *head, const char *site,
+				   const char *kind, const void *obj,
+				   const char *init)
+{
+	if (__builtin_expect(head->next == NULL, 0))
+		wait_list_fatal(site, kind, obj, init);
+}
+
 /* Absolute CLOCK_MONOTONIC deadline @ms milliseconds from now. */
 struct timespec deadline_after_ms(long ms);
 /* Milliseconds left until @deadline, at least 0. */
