@@ -247,6 +247,12 @@ uninstall-debug:
 -include bench/bench.mk
 
 # --- install ----------------------------------------------------------------
+# The man pages, aliases included: an alias is a one-line ".so man3/PAGE.3",
+# which man(1) resolves against the man tree it searched, so `man guard`
+# works once installed and `man -M man guard` in the source tree (not
+# `man -l FILE`, which resolves it against the current directory).
+MAN_PAGES := $(wildcard man/man3/*.3)
+
 # Made anew on every install: PREFIX may differ from the last one.
 .PHONY: FORCE
 $(B)/%.pc: %.pc.in FORCE
@@ -262,11 +268,12 @@ install: all $(B)/kmutex.pc
 	install -m 755 $(B)/libkmutex.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/
 	ln -sf libkmutex.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libkmutex.so
 	install -m 644 $(B)/kmutex.pc $(DESTDIR)$(PCDIR)/
-	install -m 644 man/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)
 	rm -f $(DESTDIR)$(LIBDIR)/libkmutex.* $(DESTDIR)$(PCDIR)/kmutex.pc
+	rm -f $(MAN_PAGES:man/man3/%=$(DESTDIR)$(MANDIR)/man3/%)
 
 # $(B), and the build directories of the matrix (make test-asan, ...,
 # check-all) and of .ci/run's passes.

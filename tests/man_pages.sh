@@ -14,6 +14,10 @@
 #      NAME in its NAME section.
 #  (b) Every page in man/man3 renders with groff without a single
 #      warning (-ww: all warnings), ".so" aliases resolved from man/.
+#  (c) The command the README gives for reading a page in the source
+#      tree, `man -M man NAME`, shows every alias as the page it names
+#      (when man(1) is installed; `man -l man/man3/ALIAS.3` cannot: it
+#      resolves ".so" against the current directory).
 #
 # Run from the source root (tests/run does).  Exit 0 pass, 77 skip
 # (no groff, and (a) passed), anything else fail.
@@ -163,7 +167,29 @@ for f in man/man3/*.3; do
 	fi
 done
 
+# (c) man -M man NAME, for each alias: no warning, and the target's page.
+naliases=0
+if command -v man >/dev/null 2>&1; then
+	for f in man/man3/*.3; do
+		first=$(head -n 1 "$f")
+		case $first in ".so "*) ;; *) continue ;; esac
+		naliases=$((naliases + 1))
+		name=${f##*/}; name=${name%.3}
+		target=${first##*/}; target=${target%.3}
+		err=$(MANWIDTH=80 man -M man -P cat 3 "$name" 2>&1 >/dev/null)
+		head=$(MANWIDTH=80 man -M man -P cat 3 "$name" 2>/dev/null |
+		       head -n 1)
+		if [ -n "$err" ] || [[ $head != "$target(3)"* ]]; then
+			problem "man -M man $name does not show $target(3):" \
+				"${err:-first line '$head'}"
+		fi
+	done
+else
+	echo "man_pages: man(1) not installed: 'man -M man NAME' not checked"
+fi
+
 if [ $fail = 0 ]; then
-	echo "man_pages: ${#from[@]} public names, $npages pages, all render"
+	echo "man_pages: ${#from[@]} public names, $npages pages, all render;" \
+	     "$naliases aliases shown by 'man -M man NAME'"
 fi
 exit $fail
