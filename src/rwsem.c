@@ -80,6 +80,13 @@ rwsem_fatal(struct rw_semaphore *sem, const char *what)
 	abort();
 }
 
+static void rwsem_lock(struct rw_semaphore *sem, const char *site)
+{
+	wait_lock_acquire(&sem->wait_lock);
+	wait_list_check(&sem->wait_list, site, "rw_semaphore", sem,
+			"DECLARE_RWSEM or init_rwsem");
+}
+
 static struct kmutex_waiter *rwsem_first(struct rw_semaphore *sem)
 {
 	return list_first_entry_or_null(&sem->wait_list,
@@ -253,7 +260,7 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 	int ret, c;
 
 	for (;;) {
-		wait_lock_acquire(&sem->wait_lock);
+		rwsem_lock(sem, "down_read");
 		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
 		if (!(c & conflict)) {
 			wait_lock_release(&sem->wait_lock);
@@ -336,7 +343,7 @@ KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
 	do {
 		if (rwsem_write_spin(sem))
 			return 0;
-		wait_lock_acquire(&sem->wait_lock);
+		rwsem_lock(sem, "down_write");
 		if (rwsem_write_try(sem)) {
 			wait_lock_release(&sem->wait_lock);
 			return 0;
@@ -367,7 +374,9 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 		rwsem_fatal(sem, "downgrade_write() without the write lock");
 	if (op == __KMUTEX_RWSEM_UP_WRITE && !(c & RWSEM_WRITER_LOCKED))
 		rwsem_fatal(sem, "up_write() without the write lock");
-	wait_lock_acquire(&sem->wait_lock);
+	rwsem_lock(sem, op == __KMUTEX_RWSEM_UP_READ ? "up_read" :
+			op == __KMUTEX_RWSEM_UP_WRITE ? "up_write" :
+			"downgrade_write");
 	if (op == __KMUTEX_RWSEM_UP_WRITE)
 		__atomic_fetch_and(&sem->count, ~RWSEM_WRITER_LOCKED,
 				   __ATOMIC_RELEASE);

@@ -6,13 +6,16 @@
  * Releasing a rwsem not held that way (up_read() with no reader,
  * up_write() with no writer, downgrade_write() without the write lock)
  * would let readers and writers in together; an up() that would push a
- * semaphore's count past INT_MAX would wrap it negative.  Each aborts
+ * semaphore's count past INT_MAX would wrap it negative; a zero-filled
+ * (never initialised) rwsem, semaphore or completion would crash on a
+ * NULL list head in its first slow path, or seem to work (issue 15).  Each aborts
  * (SIGABRT) with a message on stderr.  Each case runs in a fork()ed
  * child whose stderr comes back through a pipe; correct use of both is
  * the control, and must say nothing.  The misuse is deliberate: clang's
  * -Wthread-safety is told not to look (__no_context_analysis).
  */
 #include <limits.h>
+#include <linux/completion.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 #include "child.h"
@@ -68,6 +71,32 @@ static __no_context_analysis void downgrade_free(void)
 	downgrade_write(&rwsem);
 }
 
+/* Zero-filled, as a calloc()ed struct that nobody initialised. */
+static struct rw_semaphore zero_rwsem;
+static struct semaphore zero_sem;
+static struct completion zero_completion;
+
+static __no_context_analysis void rwsem_zeroed(void)
+{
+	down_write(&zero_rwsem);	/* fast path: no list needed */
+	down_read(&zero_rwsem);		/* the slow path finds it */
+}
+
+static void sem_zeroed(void)
+{
+	down(&zero_sem);
+}
+
+static void complete_zeroed(void)
+{
+	complete(&zero_completion);
+}
+
+static void wait_zeroed(void)
+{
+	wait_for_completion(&zero_completion);
+}
+
 static void up_past_int_max(void)
 {
 	sema_init(&sem, INT_MAX);
@@ -94,5 +123,13 @@ int main(void)
 			"downgrade_write()");
 	expect_abort_of("up() of a semaphore at INT_MAX", up_past_int_max,
 			"INT_MAX");
+	expect_abort_of("down_read() of a zero-filled rwsem", rwsem_zeroed,
+			"down_read: rw_semaphore");
+	expect_abort_of("down() of a zero-filled semaphore", sem_zeroed,
+			"down: semaphore");
+	expect_abort_of("complete() of a zero-filled completion",
+			complete_zeroed, "complete: completion");
+	expect_abort_of("wait_for_completion() of a zero-filled completion",
+			wait_zeroed, "never initialised");
 	return 0;
 }
