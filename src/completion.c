@@ -101,6 +101,7 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 	}
 	if (!forever)
 		deadline = deadline_after_ms(timeout);
+	waiter_stamp(&w);
 	list_add_tail(&w.node, &x->wait_list);
 	completion_unlock(x, &n, NULL);
 
@@ -188,8 +189,7 @@ static void completion_do(struct completion *x, bool all)
 	completion_lock(x, &n, all ? "complete_all" : "complete");
 	if (all)
 		__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
-	while ((w = list_first_entry_or_null(&x->wait_list,
-					     struct kmutex_waiter, node))) {
+	while ((w = waiter_first(&x->wait_list))) {
 		list_del(&w->node);
 		wake_q_grant(&q, w);	/* it consumes this complete() */
 		if (!all)

@@ -104,8 +104,7 @@ static bool mutex_spin(struct mutex *lock)
 
 static struct kmutex_waiter *first_waiter(struct mutex *lock)
 {
-	return list_first_entry_or_null(&lock->wait_list,
-					struct kmutex_waiter, node);
+	return waiter_first(&lock->wait_list);
 }
 
 /*
@@ -163,6 +162,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	w.state = WAITER_SLEEPING;
 	w.want_handoff = 0;
 	w.since = now_ns();
+	waiter_stamp(&w);
 	list_add_tail(&w.node, &lock->wait_list);
 	for (;;) {
 		wait_lock_release(&lock->wait_lock);

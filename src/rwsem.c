@@ -89,8 +89,7 @@ static void rwsem_lock(struct rw_semaphore *sem, const char *site)
 
 static struct kmutex_waiter *rwsem_first(struct rw_semaphore *sem)
 {
-	return list_first_entry_or_null(&sem->wait_list,
-					struct kmutex_waiter, node);
+	return waiter_first(&sem->wait_list);
 }
 
 static int rwsem_count(struct rw_semaphore *sem)
@@ -107,6 +106,7 @@ static void rwsem_enqueue(struct rw_semaphore *sem, struct kmutex_waiter *w)
 	       list_entry(pos, struct kmutex_waiter, node)->since > w->since)
 		pos = pos->prev;
 	waiter_set_state(w, WAITER_SLEEPING);
+	waiter_stamp(w);
 	list_add_tail(&w->node, pos->next);
 	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
 }

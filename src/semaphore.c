@@ -125,6 +125,7 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 	}
 	if (timeout_ms > 0)
 		deadline = deadline_after_ms(timeout_ms);
+	waiter_stamp(&w);
 	list_add_tail(&w.node, &sem->wait_list);
 	sem_unlock(sem, &n, NULL);
 
@@ -154,14 +155,12 @@ KMUTEX_API void kmutex_down_slowpath(struct semaphore *sem)
 	kmutex_down_common_slowpath(sem, 0, -1);
 }
 
-/* count -1 under wait_lock: hand the unit to the first waiter. */
-static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n)
+/* count -1 under wait_lock: hand the unit to @w, the first waiter. */
+static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n,
+		      struct kmutex_waiter *w)
 {
-	struct kmutex_waiter *w;
 	struct wake_q q = { 0 };
 
-	w = list_first_entry_or_null(&sem->wait_list, struct kmutex_waiter,
-				     node);
 	list_del(&w->node);
 	sem_unmark_if_idle(sem);
 	wake_q_grant(&q, w);
@@ -180,6 +179,7 @@ static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n)
 static void sem_up(struct semaphore *sem)
 {
 	struct wait_lock_irq n, *held;
+	struct kmutex_waiter *w;
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	for (;;) {
@@ -206,11 +206,12 @@ static void sem_up(struct semaphore *sem)
 		RACE_POINT(KMUTEX_RACE_UP_LOCKING);
 		sem_lock(sem, &n, "up");
 		c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
-		if (c < 0 && !list_empty(&sem->wait_list)) {
-			sem_grant(sem, &n);
+		w = c < 0 ? waiter_first(&sem->wait_list) : NULL;
+		if (w) {
+			sem_grant(sem, &n, w);
 			return;
 		}
-		if (c < 0)	/* cannot happen: -1 implies a waiter */
+		if (c < 0)	/* only waiters a fork() left behind */
 			sem_unmark_if_idle(sem);
 		sem_unlock(sem, &n, NULL);
 		c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);

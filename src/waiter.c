@@ -5,10 +5,12 @@
 #include "api.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "futex.h"
+#include "list.h"
 #include "valgrind.h"
 #include "waiter.h"
 
@@ -109,6 +111,40 @@ void wake_q_wake(struct wake_q *q)
 	for (i = 0; i < q->n; i++)
 		waiter_futex_wake(q->words[i]);
 	q->n = 0;
+}
+
+unsigned int waiter_fork_gen;
+
+static void waiter_fork_child(void)
+{
+	waiter_fork_gen++;	/* the child has one thread: no atomics */
+}
+
+static void __attribute__((constructor)) waiter_fork_setup(void)
+{
+	pthread_atfork(NULL, NULL, waiter_fork_child);
+}
+
+/**
+ * waiter_first - the first waiter of a wait list, under its lock
+ * @head: the wait list
+ *
+ * Nodes that a fork() copied from the parent, of threads the child does
+ * not have, are unlinked on the way: they sit at the front, since every
+ * waiter of the child queues after them.  Their memory (the parent
+ * threads' stacks) is still mapped in the child.
+ *
+ * Return: the first waiter of this process, or NULL.
+ */
+struct kmutex_waiter *waiter_first(struct kmutex_list *head)
+{
+	struct kmutex_waiter *w;
+	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+
+	while ((w = list_first_entry_or_null(head, struct kmutex_waiter,
+					     node)) && w->fork_gen != gen)
+		list_del(&w->node);
+	return w;
 }
 
 /**

@@ -26,7 +26,24 @@ struct kmutex_waiter {
 	int want_handoff;		/* starved: next unlock hands it over */
 	int flags;			/* per-primitive (rwsem: reader/writer) */
 	uint64_t since;			/* when it queued, ns, CLOCK_MONOTONIC */
+	unsigned int fork_gen;		/* waiter_fork_gen when it queued */
 };
+
+/*
+ * fork() copies the wait lists with the nodes of the parent's waiting
+ * threads, which do not exist in the child; nobody there would ever
+ * take them off.  The child's fork counter moves on (pthread_atfork),
+ * and the slow paths drop any node queued before it (waiter_first()).
+ */
+extern unsigned int waiter_fork_gen;
+
+/* Stamp @w as queued now, in this process. */
+static inline void waiter_stamp(struct kmutex_waiter *w)
+{
+	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+}
+
+struct kmutex_waiter *waiter_first(struct kmutex_list *head);
 
 static inline int waiter_state(struct kmutex_waiter *w)
 {
