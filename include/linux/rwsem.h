@@ -137,7 +137,11 @@ static inline void down_read(struct rw_semaphore *sem)
  * @sem: the rwsem
  *
  * Return: 0 with a read lock held, or -EINTR if a signal handler ran in
- * the waiting thread (also one installed with SA_RESTART).
+ * this thread while it slept in the rwsem's wait (also one installed with
+ * SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the lock comes or another
+ * handler runs during the sleep (down_read(3), BUGS).
  */
 static inline int down_read_interruptible(struct rw_semaphore *sem)
 {
@@ -202,7 +206,11 @@ static inline void down_write(struct rw_semaphore *sem)
  * @sem: the rwsem
  *
  * Return: 0 with the write lock held, or -EINTR if a signal handler ran
- * in the waiting thread (also one installed with SA_RESTART).
+ * in this thread while it slept in the rwsem's wait (also one installed
+ * with SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the lock comes or another
+ * handler runs during the sleep (down_read(3), BUGS).
  */
 static inline int down_write_killable(struct rw_semaphore *sem)
 {
