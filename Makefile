@@ -106,7 +106,8 @@ TEST_SH   := $(wildcard tests/*.sh)
 TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%) $(TEST_SH:tests/%.sh=$(B)/tests/%)
 BUSTED    := 1 2 3 4
 # The tests that tests/run's BUSTED_CATCHERS runs against them.
-BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem
+BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem \
+		stress_mutex_signals
 TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a) \
 	     $(B)/race/libkmutex.a
 

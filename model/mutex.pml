@@ -292,7 +292,8 @@ idle:
 	fi;
 
 	/* mutex_lock_common(): the wait list */
-	assert(count >= -1 && count <= 1);	/* mutex_check() */
+	/* mutex_check_and_lock()'s range check */
+	assert(count >= -1 && count <= 1);
 	wl_acquire();
 	d_step {	/* xchg(count, -1) == 1 */
 		if

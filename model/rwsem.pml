@@ -1,7 +1,8 @@
 /*
  * model/rwsem.pml - Promela model of kmutex's struct rw_semaphore protocol.
  *
- * Change together with src/rwsem.c and include/linux/rwsem.h: this file
+ * Change together with src/rwsem.c, include/kmutex/rwsem_fast.h and
+ * include/linux/rwsem.h: this file
  * is only worth something while it says what the C code does.  Run it
  * with model/check_rwsem (spin -a, cc, ./pan); model/RWSEM.md says what
  * is proven, what is abstracted and what the numbers were.
@@ -20,13 +21,17 @@
  *   woken            .woken: fetch_add under wait_lock in rwsem_dequeue(),
  *                    fetch_sub lock-free by the woken waiter, or under
  *                    wait_lock by an interrupted one.
- *   fast paths       <linux/rwsem.h>: __kmutex_read_fast() (add_fetch
- *                    BIAS, fails on W|WT, keeps the bias), up_read()
- *                    (sub_fetch BIAS, slow if the result is in 1..255 or
- *                    negative), down_write() (CAS 0 -> W), up_write() (CAS
- *                    W -> 0, else slow), downgrade_write() (add_fetch
- *                    BIAS - W, slow on WT|W), down_read_trylock() (load +
- *                    CAS loop while no W|WT), down_write_trylock() (CAS).
+ *   fast paths       <kmutex/rwsem_fast.h>, shared by both builds:
+ *                    __kmutex_rwsem_down() (read: add_fetch BIAS, fails
+ *                    on W|WT, keeps the bias; write: CAS 0 -> W),
+ *                    __kmutex_rwsem_up() (read: sub_fetch BIAS, slow if
+ *                    the result is in 1..255 or negative; write: CAS W ->
+ *                    0, else slow), __kmutex_rwsem_downgrade() (add_fetch
+ *                    BIAS - W, slow on WT|W), __kmutex_rwsem_trylock()
+ *                    (read: load + CAS loop while no W|WT; write: CAS).
+ *                    Not modelled: the sign bit RWSEM_FLAG_READFAIL, also
+ *                    in the read masks, which only the 2^23rd reader's
+ *                    bias sets (it then aborts; the trylock fails).
  *   wait_lock        src/wait_lock.[ch], a correct futex lock, abstracted
  *                    to a lock word (wl).
  *   wait_list        .wait_list as an array q[0..qlen-1]; isw[t] is the
@@ -722,7 +727,7 @@ active [N] proctype thread()
 #else
 		intr = 1;
 #endif
-		/* __kmutex_read_fast(): add_fetch(BIAS) */
+		/* __kmutex_rwsem_down(read): add_fetch(BIAS) */
 		atomic {
 			count = count + BIAS;
 			c = count;

@@ -87,6 +87,27 @@ static void rwsem_lock(struct rw_semaphore *sem, const char *site)
 			"DECLARE_RWSEM or init_rwsem");
 }
 
+/*
+ * A reader's bias set RWSEM_FLAG_READFAIL: more than RWSEM_READERS_MAX
+ * readers hold it or are on their way in.  Going on would leave a count
+ * that reads as "not held" (a writer would get in beside them).
+ */
+_Static_assert(RWSEM_READERS_MAX == 8388607, "update the message below");
+static void __attribute__((noreturn, cold))
+rwsem_too_many_readers(struct rw_semaphore *sem)
+{
+	rwsem_fatal(sem, "more than 8388607 concurrent readers "
+		    "(RWSEM_READERS_MAX, the limit of its 32-bit count)");
+}
+
+/* Under wait_lock, or with a bias of our own: the count's readers fit. */
+static int rwsem_check_readers(struct rw_semaphore *sem, int c)
+{
+	if (__kmutex_unlikely(c & RWSEM_FLAG_READFAIL))
+		rwsem_too_many_readers(sem);
+	return c;
+}
+
 static struct kmutex_waiter *rwsem_first(struct rw_semaphore *sem)
 {
 	return waiter_first(&sem->wait_list);
@@ -178,8 +199,9 @@ static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 	} else {
 		do {
 			if (grant)
-				__atomic_fetch_add(&sem->count,
-					RWSEM_READER_BIAS, __ATOMIC_ACQUIRE);
+				rwsem_check_readers(sem, __atomic_add_fetch(
+					&sem->count, RWSEM_READER_BIAS,
+					__ATOMIC_ACQUIRE));
 			rwsem_dequeue(sem, w, q, grant);
 			w = rwsem_first(sem);
 #if KMUTEX_BUSTED == 4
@@ -262,6 +284,7 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 	for (;;) {
 		rwsem_lock(sem, "down_read");
 		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
+		rwsem_check_readers(sem, c);
 		if (!(c & conflict)) {
 			wait_lock_release(&sem->wait_lock);
 			return 0;	/* keep our bias */
@@ -276,8 +299,8 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 		if (ret <= 0)
 			return ret;
 		conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF;
-		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
-				       __ATOMIC_ACQUIRE);
+		c = rwsem_check_readers(sem, __atomic_add_fetch(&sem->count,
+				RWSEM_READER_BIAS, __ATOMIC_ACQUIRE));
 #if KMUTEX_BUSTED == 3
 		/* Deliberately broken build: now and then ignore a writer. */
 		static unsigned int busted;
@@ -368,6 +391,10 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 	struct wake_q q = { 0 };
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
+	/* From 0: flags less one bias; a count past the readers' limit
+	 * (another reader about to abort) is far more negative. */
+	if (op == __KMUTEX_RWSEM_UP_READ && c < INT_MIN / 2)
+		rwsem_too_many_readers(sem);
 	if (op == __KMUTEX_RWSEM_UP_READ && c < 0)
 		rwsem_fatal(sem, "up_read() without a read lock held");
 	if (op == __KMUTEX_RWSEM_DOWNGRADE && (c & RWSEM_WRITER_LOCKED))

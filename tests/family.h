@@ -309,4 +309,43 @@ static inline void fam_monitor_stop(struct fam_monitor *m)
 	CHECK(pthread_join(m->thread, NULL) == 0);
 }
 
+/*
+ * A signal storm: one thread sends SIGUSR1 to a random one of @n threads
+ * every 20-60 microseconds until fam_storm_stop(), which must come before
+ * any of them is reaped.  Install the handler first (fam_handle_sigusr1).
+ */
+struct fam_storm {
+	pthread_t *threads;
+	int n;
+	int stop;
+	long sent;
+	pthread_t thread;
+};
+
+static inline void *fam_storm_thread(void *arg)
+{
+	struct fam_storm *s = arg;
+	unsigned int rnd = 777;
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		pthread_kill(s->threads[fam_rand(&rnd) % s->n], SIGUSR1);
+		s->sent++;
+		fam_spin_ns(20000 + fam_rand(&rnd) % 40000);
+	}
+	return NULL;
+}
+
+static inline void fam_storm_start(struct fam_storm *s, pthread_t *threads,
+				   int n)
+{
+	*s = (struct fam_storm){ .threads = threads, .n = n };
+	CHECK(pthread_create(&s->thread, NULL, fam_storm_thread, s) == 0);
+}
+
+static inline void fam_storm_stop(struct fam_storm *s)
+{
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	CHECK(pthread_join(s->thread, NULL) == 0);
+}
+
 #endif /* _KMUTEX_TESTS_FAMILY_H */

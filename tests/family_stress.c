@@ -242,37 +242,12 @@ static void test_ping_pong(double seconds)
 	       "of completions\n", total, 2 * total, PAIRS);
 }
 
-/*
- * A signal storm: one thread sends SIGUSR1 to a random worker every few
- * tens of microseconds until told to stop.
- */
-struct storm {
-	pthread_t *threads;
-	int n;
-	int stop;
-	long sent;
-	pthread_t thread;
-};
-
-static void *storm_thread(void *arg)
-{
-	struct storm *s = arg;
-	unsigned int rnd = 777;
-
-	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
-		pthread_kill(s->threads[fam_rand(&rnd) % s->n], SIGUSR1);
-		s->sent++;
-		fam_spin_ns(20000 + fam_rand(&rnd) % 40000);
-	}
-	return NULL;
-}
-
 /* Start @n workers running @fn(@arg + i * @size), and a storm on them. */
 static void storm_run(int n, void *(*fn)(void *), void *arg, size_t size,
 		      const char *what, unsigned long (*progress)(void *))
 {
 	pthread_t t[n];
-	struct storm s = { .threads = t, .n = n };
+	struct fam_storm s;
 	struct fam_monitor m;
 	int i;
 
@@ -281,12 +256,11 @@ static void storm_run(int n, void *(*fn)(void *), void *arg, size_t size,
 	for (i = 0; i < n; i++)
 		CHECK(pthread_create(&t[i], NULL, fn,
 				     (char *)arg + i * size) == 0);
-	CHECK(pthread_create(&s.thread, NULL, storm_thread, &s) == 0);
+	fam_storm_start(&s, t, n);
 	while (running())
 		test_sleep_ms(10);
 	/* Stop the storm before a worker can be reaped under it. */
-	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
-	CHECK(pthread_join(s.thread, NULL) == 0);
+	fam_storm_stop(&s);
 	for (i = 0; i < n; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	fam_monitor_stop(&m);

@@ -17,8 +17,23 @@
 #error "include <linux/rwsem.h>, not <kmutex/rwsem_fast.h>"
 #endif
 
+#include <limits.h>
 #include <stdbool.h>
 #include <kmutex/compiler.h>
+
+/*
+ * The sign bit of count is not part of the readers' field (bits 8..30):
+ * a reader whose bias sets it, one more than RWSEM_READERS_MAX readers
+ * holding the rwsem or passing through its slow path, fails its fast
+ * path, and the slow path aborts saying so rather than go on with a
+ * count that reads as "not held" (the kernel's count is 64-bit; its
+ * 32-bit one keeps the same sign bit, RWSEM_FLAG_READFAIL, for the same
+ * reason: kernel/locking/rwsem.c).  down_read_trylock() fails instead.
+ */
+#define RWSEM_FLAG_READFAIL	INT_MIN
+#define RWSEM_READERS_MAX	(INT_MAX >> RWSEM_READER_SHIFT)	/* 8388607 */
+#define __KMUTEX_RWSEM_READ_FAILED_MASK \
+	(RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS | RWSEM_FLAG_READFAIL)
 
 /* The library's slow paths (src/rwsem.c). */
 int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr);
@@ -32,8 +47,8 @@ void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
 /*
  * Take @sem for reading (@read) or writing; @intr: a signal handler
  * makes the wait return -EINTR.  A reader is one fetch-and-add that
- * fails on a writer or on waiters (it then carries its bias into the
- * slow path); a writer is CAS 0 -> WRITER_LOCKED.
+ * fails on a writer, on waiters or on too many readers (it then carries
+ * its bias into the slow path); a writer is CAS 0 -> WRITER_LOCKED.
  */
 static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 				      int intr)
@@ -43,8 +58,7 @@ static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 	if (read) {
 		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
 				       __ATOMIC_ACQUIRE);
-		if (__kmutex_likely(!(c & (RWSEM_WRITER_LOCKED |
-					   RWSEM_FLAG_WAITERS))))
+		if (__kmutex_likely(!(c & __KMUTEX_RWSEM_READ_FAILED_MASK)))
 			return 0;
 		return kmutex_down_read_slowpath(sem, intr);
 	}
@@ -55,7 +69,10 @@ static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 	return kmutex_down_write_slowpath(sem, intr);
 }
 
-/* Take @sem for reading or writing only if that needs no wait. */
+/*
+ * Take @sem for reading or writing only if that needs no wait.  A read
+ * fails also when RWSEM_READERS_MAX readers hold it already.
+ */
 static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
 					  int read)
 {
@@ -65,11 +82,14 @@ static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
 		return __atomic_compare_exchange_n(&sem->count, &c,
 				RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
 				__ATOMIC_RELAXED);
-	while (!(c & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS)))
+	while (!(c & __KMUTEX_RWSEM_READ_FAILED_MASK)) {
+		if ((c >> RWSEM_READER_SHIFT) == RWSEM_READERS_MAX)
+			return false;	/* one more would set READFAIL */
 		if (__atomic_compare_exchange_n(&sem->count, &c,
 				c + RWSEM_READER_BIAS, false,
 				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return true;
+	}
 	return false;
 }
 

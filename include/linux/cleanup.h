@@ -12,6 +12,14 @@
  * value is the lock pointer: the constructor takes the lock, the
  * destructor releases it unless the value is NULL (a conditional guard
  * whose lock attempt failed).
+ *
+ * The destructor runs only where the compiled code leaves the scope, as
+ * pthread_cleanup_push() handlers are limited (cleanup(3), NOTES): a
+ * thread cancelled (pthread_cancel) or ending in pthread_exit() inside a
+ * guard's scope runs it only if that code was compiled with -fexceptions
+ * (glibc unwinds the stack then); without it, or with musl (which does
+ * not unwind), the lock stays held for ever.  longjmp() out of the scope
+ * never runs it.  tests/cleanup_cancel.sh shows both with glibc.
  */
 #ifndef _LINUX_CLEANUP_H
 #define _LINUX_CLEANUP_H

@@ -89,8 +89,12 @@ static inline void wait_for_completion(struct completion *x)
  * wait_for_completion_interruptible - wait unless a signal comes first
  * @x: the completion
  *
- * Return: 0 when completed, -EINTR if a signal handler ran in the
- * waiting thread first (also one installed with SA_RESTART).
+ * Return: 0 when completed, -EINTR if a signal handler ran in this thread
+ * while it slept in the completion's wait (also one installed with
+ * SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the completion comes or
+ * another handler runs during the sleep (wait_for_completion(3), BUGS).
  */
 static inline int wait_for_completion_interruptible(struct completion *x)
 {
@@ -133,8 +137,10 @@ static inline unsigned long wait_for_completion_timeout(struct completion *x,
  * @x: the completion
  * @timeout: the longest wait in jiffies (ms), or MAX_SCHEDULE_TIMEOUT
  *
- * Return: -EINTR if interrupted, 0 if it timed out, else the jiffies
- * left (at least 1).
+ * Return: -EINTR if a signal handler ran in this thread while it slept
+ * in the wait (as wait_for_completion_interruptible(), whose note on a
+ * handler just before the sleep applies), 0 if it timed out, else the
+ * jiffies left (at least 1).
  */
 static inline long
 wait_for_completion_interruptible_timeout(struct completion *x,

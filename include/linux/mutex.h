@@ -135,8 +135,11 @@ static inline void mutex_lock(struct mutex *lock)
  * @lock: the mutex
  *
  * Return: 0 with the lock held, or -EINTR (lock not held) if a signal
- * handler ran in this thread while it waited, also for handlers
+ * handler ran in this thread while it slept in the lock's wait, also one
  * installed with SA_RESTART.
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the lock comes or another
+ * handler runs during the sleep (mutex_lock(3), BUGS).
  */
 static inline int mutex_lock_interruptible(struct mutex *lock)
 {

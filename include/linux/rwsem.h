@@ -6,8 +6,12 @@
  *              bit 1 RWSEM_FLAG_WAITERS: the wait list is non-empty;
  *              bit 2 RWSEM_FLAG_HANDOFF: the first waiter has waited too
  *              long and gets the lock next, nobody may barge;
- *              bits 8.. the number of readers (RWSEM_READER_BIAS each),
- *              including readers passing through a failed fast path.
+ *              bits 8..30 the number of readers (RWSEM_READER_BIAS
+ *              each), including readers passing through a failed fast
+ *              path: at most RWSEM_READERS_MAX (2^23 - 1);
+ *              bit 31 RWSEM_FLAG_READFAIL: set only by the bias of a
+ *              reader past that limit, which then aborts (a trylock
+ *              fails instead): see <kmutex/rwsem_fast.h>.
  *   fast paths down_read/up_read are one fetch-and-add each; down_write
  *              is CAS 0 -> WRITER_LOCKED and up_write CAS back to 0.
  *              Any of them that sees RWSEM_FLAG_WAITERS or a conflicting
@@ -117,8 +121,9 @@ static inline void init_rwsem(struct rw_semaphore *sem)
  * down_read - take a rwsem for reading, waiting as long as it takes
  * @sem: the rwsem
  *
- * Many readers may hold it at once; none while a writer holds it, and a
- * new reader queues behind any waiting writer.
+ * Many readers may hold it at once (at most RWSEM_READERS_MAX, 2^23 - 1:
+ * one more aborts the program, saying so); none while a writer holds
+ * it, and a new reader queues behind any waiting writer.
  */
 static inline void down_read(struct rw_semaphore *sem)
 {
@@ -132,7 +137,11 @@ static inline void down_read(struct rw_semaphore *sem)
  * @sem: the rwsem
  *
  * Return: 0 with a read lock held, or -EINTR if a signal handler ran in
- * the waiting thread (also one installed with SA_RESTART).
+ * this thread while it slept in the rwsem's wait (also one installed with
+ * SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the lock comes or another
+ * handler runs during the sleep (down_read(3), BUGS).
  */
 static inline int down_read_interruptible(struct rw_semaphore *sem)
 {
@@ -156,7 +165,8 @@ static inline int down_read_killable(struct rw_semaphore *sem)
  * down_read_trylock - take it for reading only if that needs no wait
  * @sem: the rwsem
  *
- * Return: 1 if a read lock was taken, 0 if not.  Never sleeps.
+ * Return: 1 if a read lock was taken, 0 if not (also when
+ * RWSEM_READERS_MAX readers hold it).  Never sleeps.
  */
 static inline int down_read_trylock(struct rw_semaphore *sem)
 {
@@ -196,7 +206,11 @@ static inline void down_write(struct rw_semaphore *sem)
  * @sem: the rwsem
  *
  * Return: 0 with the write lock held, or -EINTR if a signal handler ran
- * in the waiting thread (also one installed with SA_RESTART).
+ * in this thread while it slept in the rwsem's wait (also one installed
+ * with SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until the lock comes or another
+ * handler runs during the sleep (down_read(3), BUGS).
  */
 static inline int down_write_killable(struct rw_semaphore *sem)
 {

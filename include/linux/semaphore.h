@@ -103,8 +103,12 @@ static inline void down(struct semaphore *sem)
  * down_interruptible - take a unit unless a signal comes first
  * @sem: the semaphore
  *
- * Return: 0 with a unit taken, or -EINTR if a signal handler ran in the
- * waiting thread (also one installed with SA_RESTART).
+ * Return: 0 with a unit taken, or -EINTR if a signal handler ran in this
+ * thread while it slept in the semaphore's wait (also one installed with
+ * SA_RESTART).
+ * A handler that runs after the thread decided to wait but before it went
+ * to sleep may not be seen: it then sleeps until a unit comes or another
+ * handler runs during the sleep (down(3), BUGS).
  */
 static inline int down_interruptible(struct semaphore *sem)
 {
