@@ -157,6 +157,7 @@ void c2c_measure(struct c2c *c)
 	c->rtt_ns = c->min_ns = c->max_ns = NAN;
 	c->cpu[0] = c->cpu[1] = -1;
 	if (!pick_cpus(c->cpu)) {
+		c->cpu[0] = c->cpu[1] = -1;
 		c->why = "one CPU";
 		return;
 	}

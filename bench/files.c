@@ -186,9 +186,12 @@ static void json_lock_brief(FILE *f, const struct lock_ops *ops, bool more)
 
 static void json_c2c(FILE *f, const char *name, const struct c2c *c)
 {
-	fprintf(f, ", \"%s\": {\"cpus\": [%d, %d], \"pair\": \"%s\", "
-		"\"round_trip_ns\": ", name, c->cpu[0], c->cpu[1],
-		c2c_label(c));
+	fprintf(f, ", \"%s\": {\"cpus\": ", name);
+	if (c->cpu[0] >= 0)
+		fprintf(f, "[%d, %d]", c->cpu[0], c->cpu[1]);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"pair\": \"%s\", \"round_trip_ns\": ", c2c_label(c));
 	put_num(f, c->rtt_ns, true);
 	fputs(", \"min_ns\": ", f);
 	put_num(f, c->min_ns, true);
@@ -341,23 +344,33 @@ static void write_json(void)
 
 /* ---- plots ------------------------------------------------------------ */
 
+/* One panel per critical section run: empty, timed, data-heavy. */
 static void plot_throughput(FILE *f)
 {
-	unsigned int c, i, t;
+	unsigned int c, i, t, panels = 0;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced "
+	for (c = 0; c < 3; c++)
+		panels += !!(set.sections & (1u << c));
+	fprintf(f, "set terminal svg size %u,480 dynamic noenhanced "
 		"font 'sans,11'\n"
 		"set output '%s/throughput.svg'\n"
-		"set multiplot layout 1,2 title 'kmutex-bench: contended "
-		"throughput (median, min-max over %u reps)'\n"
+		"set multiplot layout 1,%u title 'kmutex-bench: contended "
+		"throughput (median, min-max over %u reps), %s CPU pair'\n"
 		"set logscale x 2\nset xlabel 'threads'\n"
 		"set ylabel 'M acquisitions/s'\nset yrange [0:*]\n"
-		"set key top right\nset grid\n", set.out, set.reps);
-	for (c = 0; c < 2; c++) {
-		unsigned int cs = c ? (unsigned int)set.cs_ns : 0;
+		"set key top right\nset grid\n", 550 * panels, set.out,
+		panels, set.reps, c2c_label(&mach.c2c));
+	for (c = 0; c < 3; c++) {
+		unsigned int cs = c == 1 ? (unsigned int)set.cs_ns : 0;
+		enum workload wl = c == 2 ? WL_CONTENDED_DATA : WL_CONTENDED;
 		const char *sep = "plot ";
 
-		if (cs)
+		if (!(set.sections & (1u << c)))
+			continue;
+		if (c == 2)
+			fprintf(f, "set title 'data-heavy: a walk through %u "
+				"shared lines'\n", set.data_lines);
+		else if (cs)
 			fprintf(f, "set title 'critical section ~%u ns on %d "
 				"shared lines'\n", cs, SHARED_LINES);
 		else
@@ -374,7 +387,7 @@ static void plot_throughput(FILE *f)
 			if (set.locks[i]->kind == LOCK_FLOOR)
 				continue;
 			for (t = 0; t < set.nr_threads; t++) {
-				struct summary s = sample_summary(WL_CONTENDED,
+				struct summary s = sample_summary(wl,
 					set.locks[i], cs, set.threads[t],
 					"mops");
 
