@@ -24,12 +24,14 @@ enum workload {
 	WL_UNCONTENDED,		/* lock+unlock, a second thread alive */
 	WL_UNCONTENDED_1T,	/* the same in a single-threaded process */
 	WL_CONTENDED,		/* throughput vs threads */
+	WL_CONTENDED_DATA,	/* the same, data-heavy critical section */
 	WL_FAIRNESS,		/* per-thread spread and wait times */
 	WL_OVERSUB,		/* derived from WL_CONTENDED */
 	WL_RWSEM_95,		/* rw locks, 95% reads */
 	WL_RWSEM_999,		/* rw locks, 99.9% reads */
 	WL_SEM_PINGPONG,	/* semaphores: hand-off round trips */
 	WL_SEM_PRODCONS,	/* semaphores: 1 producer, n consumers */
+	WL_LRU,			/* an LRU cache under one lock */
 	WL_DEBUG,		/* the debugging build's cost */
 	NR_WORKLOADS
 };
@@ -45,7 +47,16 @@ enum {
 	SEL_DEBUG	= 1 << 4,
 	SEL_RWSEM	= 1 << 5,
 	SEL_SEM		= 1 << 6,
-	SEL_ALL		= (1 << 7) - 1,
+	SEL_LRU		= 1 << 7,
+	SEL_ALL		= (1 << 8) - 1,
+};
+
+/* The critical sections of the contended workload (--cs). */
+enum {
+	CS_EMPTY	= 1 << 0,	/* nothing */
+	CS_TIMED	= 1 << 1,	/* ~cs_ns of increments on 4 lines */
+	CS_DATA		= 1 << 2,	/* data_lines lines, each written once */
+	CS_ALL		= (1 << 3) - 1,
 };
 
 struct settings {
@@ -55,6 +66,8 @@ struct settings {
 	unsigned int threads[MAX_THREAD_COUNTS];
 	unsigned int nr_threads;
 	double cs_ns, private_ns;
+	unsigned int sections;		/* CS_*: the contended workload's */
+	unsigned int data_lines;	/* the data-heavy critical section */
 	const struct lock_ops *locks[32];	/* selected and built */
 	unsigned int nr_locks;
 	unsigned int workloads;		/* SEL_* */
@@ -68,8 +81,26 @@ struct settings {
 	struct work_calibration cal;
 };
 
+/*
+ * The round trip of a cache line between two CPUs (c2c.c): the median
+ * of c2c.samples timings of c2c.trips round trips each.
+ */
+#define C2C_NEAR_NS	200	/* below: a near pair (shared L3) */
+
+struct c2c {
+	int cpu[2];		/* the pair; -1 if not measured */
+	double rtt_ns, min_ns, max_ns;	/* NAN if not measured */
+	unsigned int samples, trips;
+	const char *why;	/* non-NULL: not measured, and why */
+};
+
+void c2c_measure(struct c2c *c);
+/* "near", "far", or "n/a" (one CPU, or it could not be measured). */
+const char *c2c_label(const struct c2c *c);
+
 struct machine {
 	char cpu[128];
+	struct c2c c2c, c2c_end;	/* at the start, at the end */
 	long cpus_online, cpus_conf;
 	char kernel[200];
 	const char *libc;
@@ -133,7 +164,7 @@ struct summary sample_ratio(enum workload wl, const struct lock_ops *a,
 			    const struct lock_ops *b, unsigned int cs_ns,
 			    unsigned int threads, const char *metric);
 
-/* targets.c: issue 3's targets, checked on this run. */
+/* targets.c: issues 3 and 10's targets, checked on this run. */
 #define MAX_TARGETS	64
 
 struct target {
@@ -147,6 +178,12 @@ extern struct target targets[MAX_TARGETS];
 extern unsigned int nr_targets;
 
 void targets_compute(const struct lock_ops *km, const struct lock_ops *pt);
+/*
+ * The sleeping lock other than @km with the highest median throughput
+ * at a point of @wl; NULL if none was measured.
+ */
+const struct lock_ops *best_peer(enum workload wl, const struct lock_ops *km,
+				 unsigned int cs, unsigned int threads);
 
 /* report.c: the text on stdout. */
 const struct lock_ops *selected(const struct lock_ops *ops);

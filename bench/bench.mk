@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # bench/bench.mk - `make bench`: build build/bench/kmutex-bench and run it
-# with its default settings (about two minutes); pass options with
+# with its default settings (about three minutes); pass options with
 # BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.  Beside it, the two
 # builds of bench/debug/cost.c (production, debug) whose ratio the
 # program reports as the debugging build's cost, and the production one

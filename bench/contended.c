@@ -34,6 +34,7 @@ struct window {
 	void *lock;
 	pthread_barrier_t start;
 	struct shared_lines lines;		/* what critical sections touch */
+	struct data_lines data;			/* ... the data-heavy ones */
 };
 
 struct worker {
@@ -96,6 +97,7 @@ op_loop(struct worker *w, int ph, bool timed)
 	void (*unlock)(void *) = cfg->ops->unlock;
 	void *l = win->lock;
 	unsigned int rounds = cfg->cs_rounds, steps = cfg->private_steps;
+	unsigned int lines = cfg->data_lines;
 	uint64_t x = w->sink;
 	unsigned long n = 0;
 
@@ -112,6 +114,7 @@ op_loop(struct worker *w, int ph, bool timed)
 			lock(l);
 		}
 		shared_work(&win->lines, rounds);
+		data_work(&win->data, lines);
 		unlock(l);
 		x = private_work(x, steps);
 		n++;
@@ -199,6 +202,8 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 	memset(w, 0, n * sizeof(*w));
 	win->cfg = cfg;
 	win->phase = PHASE_WARM;
+	if (cfg->data_lines)
+		data_lines_init(&win->data, cfg->data_lines);
 	win->lock = lock_alloc(cfg->ops);
 	pthread_barrier_init(&win->start, NULL, n + 1);
 	for (i = 0; i < n; i++) {
@@ -249,6 +254,9 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 	 * means two threads were inside at once. */
 	for (i = 0; i < SHARED_LINES; i++)
 		if (win->lines.line[i].v != total * cfg->cs_rounds)
+			res->broken = true;
+	for (i = 0; i < cfg->data_lines; i++)
+		if (win->data.line[i].v != total)
 			res->broken = true;
 
 	pthread_barrier_destroy(&win->start);

@@ -2,7 +2,9 @@
 /*
  * files.c - the results as files, in --out (build/bench/ by default):
  *
- *   results.csv    one row per sample (record=sample), per summary
+ *   results.csv    rows about the machine (record=machine: the CPU, the
+ *                  CPU pair's cache-line round trip at the start and the
+ *                  end), one row per sample (record=sample), per summary
  *                  (record=summary: value is the median over reps) and
  *                  per ratio against pthread (record=ratio_vs_pthread)
  *   results.json   the machine, the settings, the locks (built or
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "run.h"
 #include "rwlock_ops.h"
 #include "sem_ops.h"
 
@@ -48,6 +51,39 @@ static bool group_first(const struct sample *s)
 	return s->rep == 0;
 }
 
+/*
+ * The round trip: workload "c2c" (start) or "c2c-end", the pair in the
+ * lock column ("cpu0-cpu1"), near/far/n/a in the kind column.
+ */
+static void csv_c2c(FILE *f, const char *name, const struct c2c *c)
+{
+	fprintf(f, "machine,%s,", name);
+	if (c->cpu[0] >= 0)
+		fprintf(f, "cpu%d-cpu%d", c->cpu[0], c->cpu[1]);
+	fprintf(f, ",%s,,,,,round_trip_ns,", c2c_label(c));
+	put_num(f, c->rtt_ns, false);
+	fputc(',', f);
+	put_num(f, c->min_ns, false);
+	fputc(',', f);
+	put_num(f, c->max_ns, false);
+	fputc('\n', f);
+}
+
+static void csv_machine(FILE *f)
+{
+	char cpu[sizeof(mach.cpu)], *p;
+
+	/* The CSV is not quoted: no commas in a field. */
+	snprintf(cpu, sizeof(cpu), "%s", mach.cpu);
+	for (p = cpu; *p; p++)
+		if (*p == ',')
+			*p = ';';
+	fprintf(f, "machine,cpu,%s,,,,,,cpus_online,%ld,,\n", cpu,
+		mach.cpus_online);
+	csv_c2c(f, "c2c", &mach.c2c);
+	csv_c2c(f, "c2c-end", &mach.c2c_end);
+}
+
 static void write_csv(void)
 {
 	const struct lock_ops *pt;
@@ -59,6 +95,7 @@ static void write_csv(void)
 		return;
 	fprintf(f, "record,workload,lock,kind,lock_size,cs_ns,threads,rep,"
 		"metric,value,min,max\n");
+	csv_machine(f);
 	for (i = 0; i < nr_samples; i++) {
 		const struct sample *s = &samples[i];
 
@@ -147,6 +184,29 @@ static void json_lock_brief(FILE *f, const struct lock_ops *ops, bool more)
 	fprintf(f, ", \"size\": %zu}%s\n", ops->size, more ? "," : "");
 }
 
+static void json_c2c(FILE *f, const char *name, const struct c2c *c)
+{
+	fprintf(f, ", \"%s\": {\"cpus\": ", name);
+	if (c->cpu[0] >= 0)
+		fprintf(f, "[%d, %d]", c->cpu[0], c->cpu[1]);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"pair\": \"%s\", \"round_trip_ns\": ", c2c_label(c));
+	put_num(f, c->rtt_ns, true);
+	fputs(", \"min_ns\": ", f);
+	put_num(f, c->min_ns, true);
+	fputs(", \"max_ns\": ", f);
+	put_num(f, c->max_ns, true);
+	fprintf(f, ", \"samples\": %u, \"trips_per_sample\": %u, "
+		"\"near_below_ns\": %d, \"why_not\": ", c->samples, c->trips,
+		C2C_NEAR_NS);
+	if (c->why)
+		json_str(f, c->why);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
 static void json_head(FILE *f)
 {
 	unsigned int i;
@@ -160,6 +220,8 @@ static void json_head(FILE *f)
 	json_str(f, mach.libc);
 	fprintf(f, ", \"clocksource\": ");
 	json_str(f, mach.clocksource);
+	json_c2c(f, "c2c", &mach.c2c);
+	json_c2c(f, "c2c_end", &mach.c2c_end);
 	fprintf(f, ", \"load_before\": [%.2f, %.2f, %.2f], \"load_after\": "
 		"[%.2f, %.2f, %.2f], \"cpu_share_self\": %.3f, "
 		"\"cpu_share_others\": %.3f, \"cpu_share_steal\": %.3f},\n",
@@ -171,10 +233,22 @@ static void json_head(FILE *f)
 		"\"private_ns\": %g, \"cs_rounds\": %u, \"private_steps\": %u, "
 		"\"uncontended_samples\": %u, \"uncontended_iters\": %lu, "
 		"\"rw_sem_seconds\": %g, \"debug_loops\": %ld, "
+		"\"data_lines\": %u, \"data_ns_local\": %.2f, "
+		"\"sections\": [%s%s%s], \"lru\": {\"capacity\": %d, "
+		"\"keys\": %d, \"put_pct\": %d, \"seconds\": %g}, "
 		"\"threads\": [", set.mode, set.reps, set.seconds, set.warmup,
 		set.cs_ns, set.private_ns, set.cal.cs_rounds,
 		set.cal.private_steps, set.lat_samples, set.lat_iters,
-		set.rw_seconds, set.debug_loops);
+		set.rw_seconds, set.debug_loops, set.data_lines,
+		set.cal.data_ns,
+		set.sections & CS_EMPTY ? "\"empty\"" : "",
+		set.sections & CS_TIMED ?
+			(set.sections & CS_EMPTY ? ", \"timed\"" :
+						   "\"timed\"") : "",
+		set.sections & CS_DATA ?
+			(set.sections & (CS_EMPTY | CS_TIMED) ? ", \"data\"" :
+								"\"data\"") : "",
+		LRU_CAPACITY, LRU_KEYS, LRU_PUT_PCT, set.rw_seconds);
 	for (i = 0; i < set.nr_threads; i++)
 		fprintf(f, "%s%u", i ? ", " : "", set.threads[i]);
 	fprintf(f, "]},\n\"locks\": [\n");
@@ -270,23 +344,33 @@ static void write_json(void)
 
 /* ---- plots ------------------------------------------------------------ */
 
+/* One panel per critical section run: empty, timed, data-heavy. */
 static void plot_throughput(FILE *f)
 {
-	unsigned int c, i, t;
+	unsigned int c, i, t, panels = 0;
 
-	fprintf(f, "set terminal svg size 1100,480 dynamic noenhanced "
+	for (c = 0; c < 3; c++)
+		panels += !!(set.sections & (1u << c));
+	fprintf(f, "set terminal svg size %u,480 dynamic noenhanced "
 		"font 'sans,11'\n"
 		"set output '%s/throughput.svg'\n"
-		"set multiplot layout 1,2 title 'kmutex-bench: contended "
-		"throughput (median, min-max over %u reps)'\n"
+		"set multiplot layout 1,%u title 'kmutex-bench: contended "
+		"throughput (median, min-max over %u reps), %s CPU pair'\n"
 		"set logscale x 2\nset xlabel 'threads'\n"
 		"set ylabel 'M acquisitions/s'\nset yrange [0:*]\n"
-		"set key top right\nset grid\n", set.out, set.reps);
-	for (c = 0; c < 2; c++) {
-		unsigned int cs = c ? (unsigned int)set.cs_ns : 0;
+		"set key top right\nset grid\n", 550 * panels, set.out,
+		panels, set.reps, c2c_label(&mach.c2c));
+	for (c = 0; c < 3; c++) {
+		unsigned int cs = c == 1 ? (unsigned int)set.cs_ns : 0;
+		enum workload wl = c == 2 ? WL_CONTENDED_DATA : WL_CONTENDED;
 		const char *sep = "plot ";
 
-		if (cs)
+		if (!(set.sections & (1u << c)))
+			continue;
+		if (c == 2)
+			fprintf(f, "set title 'data-heavy: a walk through %u "
+				"shared lines'\n", set.data_lines);
+		else if (cs)
 			fprintf(f, "set title 'critical section ~%u ns on %d "
 				"shared lines'\n", cs, SHARED_LINES);
 		else
@@ -303,7 +387,7 @@ static void plot_throughput(FILE *f)
 			if (set.locks[i]->kind == LOCK_FLOOR)
 				continue;
 			for (t = 0; t < set.nr_threads; t++) {
-				struct summary s = sample_summary(WL_CONTENDED,
+				struct summary s = sample_summary(wl,
 					set.locks[i], cs, set.threads[t],
 					"mops");
 

@@ -61,30 +61,38 @@ static void usage(FILE *f)
 "\n"
 "Measures kmutex's struct mutex against the locks a program may use today,\n"
 "on this machine: uncontended latency, contended throughput, fairness,\n"
-"oversubscription; its rw_semaphore against pthread_rwlock_t (read-mostly\n"
-"throughput, writer wait), its semaphore against sem_t (hand-off), and the\n"
-"debugging build's cost.  Prints tables; writes results.csv, results.json\n"
-"and (with gnuplot) throughput.svg and wait.svg.  See bench/README.md.\n"
+"oversubscription, an LRU cache under one lock; its rw_semaphore against\n"
+"pthread_rwlock_t (read-mostly throughput, writer wait), its semaphore\n"
+"against sem_t (hand-off), and the debugging build's cost.  First it says\n"
+"where it ran: the cache-line round trip between its two CPUs, near or far.\n"
+"Prints tables; writes results.csv, results.json and (with gnuplot)\n"
+"throughput.svg and wait.svg.  See bench/README.md.\n"
 "\n"
 "  --quick            a few seconds: 2 reps, 15 ms windows (a smoke test;\n"
 "                     the numbers mean little)\n"
-"  --full             11 reps, 0.5 s windows (about 9 minutes)\n"
+"  --full             11 reps, 0.5 s windows (about 13 minutes)\n"
 "  --reps N           repetitions (default 5)\n"
 "  --seconds S        one measurement window (default 0.2)\n"
-"  --threads LIST     thread counts for the contended workload\n"
+"  --threads LIST     thread counts for the contended and lru workloads\n"
 "                     (default 1,2,4,8,16; fairness always runs at 4 and\n"
 "                     8 threads, oversubscription at 2, 8 and 16)\n"
 "  --locks LIST       locks to measure (default: all that were built)\n"
-"  --workload LIST    of uncontended,contended,fairness,oversub,rwsem,sem,\n"
-"                     debug (default: all; rwsem and sem run every rw lock\n"
-"                     and semaphore, whatever --locks says, in windows\n"
-"                     half as long)\n"
-"  --cs-ns N          critical section of the contended runs (default 100)\n"
+"  --workload LIST    of uncontended,contended,fairness,oversub,lru,rwsem,\n"
+"                     sem,debug (default: all; rwsem and sem run every rw\n"
+"                     lock and semaphore, whatever --locks says; lru, rwsem\n"
+"                     and sem run in windows half as long)\n"
+"  --cs LIST          the contended workload's critical sections, of\n"
+"                     empty, timed (--cs-ns of increments on 4 shared\n"
+"                     lines) and data (a walk through --data-lines shared\n"
+"                     lines, each written once) (default: all three)\n"
+"  --cs-ns N          the timed critical section, ns (default 100)\n"
+"  --data-lines N     the data-heavy critical section's lines, 1 to %d\n"
+"                     (default %d)\n"
 "  --private-ns N     private work between acquisitions (default 200)\n"
 "  --out DIR          where the files go (default: the program's directory)\n"
 "  --help             this text\n"
 "\n"
-"locks:\n");
+"locks:\n", DATA_LINES_MAX, DATA_LINES_DEFAULT);
 	for (i = 0; i < nr_all_locks; i++)
 		fprintf(f, "  %-18s %s%s%s%s\n", all_locks[i]->name,
 			all_locks[i]->what,
@@ -153,7 +161,7 @@ static void parse_workloads(char *list)
 {
 	static const char *const names[] = {
 		"uncontended", "contended", "fairness", "oversub", "debug",
-		"rwsem", "sem",
+		"rwsem", "sem", "lru",
 	};
 	char *tok, *save;
 	unsigned int i;
@@ -168,6 +176,26 @@ static void parse_workloads(char *list)
 			bad_usage("unknown workload");
 		set.workloads |= 1u << i;
 	}
+}
+
+static void parse_sections(char *list)
+{
+	static const char *const names[] = { "empty", "timed", "data" };
+	char *tok, *save;
+	unsigned int i;
+
+	set.sections = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < 3; i++)
+			if (!strcmp(tok, names[i]))
+				break;
+		if (i == 3)
+			bad_usage("unknown critical section (--cs)");
+		set.sections |= 1u << i;
+	}
+	if (!set.sections)
+		bad_usage("--cs needs a list");
 }
 
 /* The program's own directory (build/bench): the default --out. */
@@ -199,7 +227,9 @@ static void parse_args(int argc, char **argv)
 		{ "threads",	required_argument,	NULL, 't' },
 		{ "locks",	required_argument,	NULL, 'l' },
 		{ "workload",	required_argument,	NULL, 'w' },
+		{ "cs",		required_argument,	NULL, 'C' },
 		{ "cs-ns",	required_argument,	NULL, 'c' },
+		{ "data-lines",	required_argument,	NULL, 'd' },
 		{ "private-ns",	required_argument,	NULL, 'p' },
 		{ "out",	required_argument,	NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
@@ -218,6 +248,8 @@ static void parse_args(int argc, char **argv)
 	set.debug_loops = 300000;
 	set.cs_ns = 100;
 	set.private_ns = 200;
+	set.sections = CS_ALL;
+	set.data_lines = DATA_LINES_DEFAULT;
 	set.workloads = SEL_ALL;
 	set.nr_threads = 5;
 	memcpy(set.threads, (unsigned int[]){ 1, 2, 4, 8, 16 },
@@ -255,6 +287,13 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'w':
 			parse_workloads(optarg);
+			break;
+		case 'C':
+			parse_sections(optarg);
+			break;
+		case 'd':
+			set.data_lines = (unsigned int)parse_ulong(optarg, 1,
+				DATA_LINES_MAX, "--data-lines");
 			break;
 		case 'c':
 			set.cs_ns = (double)parse_ulong(optarg, 1, 100000,
@@ -313,10 +352,16 @@ static void plan(void)
 	unsigned int cs = (unsigned int)set.cs_ns, i;
 
 	if (set.workloads & SEL_CONTENDED) {
-		for (i = 0; i < set.nr_threads; i++)
-			add_point(WL_CONTENDED, 0, set.threads[i]);
-		for (i = 0; i < set.nr_threads; i++)
-			add_point(WL_CONTENDED, cs, set.threads[i]);
+		if (set.sections & CS_EMPTY)
+			for (i = 0; i < set.nr_threads; i++)
+				add_point(WL_CONTENDED, 0, set.threads[i]);
+		if (set.sections & CS_TIMED)
+			for (i = 0; i < set.nr_threads; i++)
+				add_point(WL_CONTENDED, cs, set.threads[i]);
+		if (set.sections & CS_DATA)
+			for (i = 0; i < set.nr_threads; i++)
+				add_point(WL_CONTENDED_DATA, 0,
+					  set.threads[i]);
 	}
 	if (set.workloads & SEL_OVERSUB)
 		for (i = 0; i < 3; i++)
@@ -370,6 +415,7 @@ static void run_point(const struct point *pt, const struct lock_ops *ops,
 		.ops = ops,
 		.threads = pt->threads,
 		.cs_rounds = work_cs_rounds(&set.cal, pt->cs_ns),
+		.data_lines = pt->wl == WL_CONTENDED_DATA ? set.data_lines : 0,
 		.private_steps = set.cal.private_steps,
 		.timed = pt->wl == WL_FAIRNESS,
 		.warm_ns = (uint64_t)(set.warmup * 1e9),
@@ -378,8 +424,12 @@ static void run_point(const struct point *pt, const struct lock_ops *ops,
 	struct window_res res = { 0 };
 	char what[64];
 
-	snprintf(what, sizeof(what), "%s cs=%uns threads=%u",
-		 workload_name[pt->wl], pt->cs_ns, pt->threads);
+	if (pt->wl == WL_CONTENDED_DATA)
+		snprintf(what, sizeof(what), "%s lines=%u threads=%u",
+			 workload_name[pt->wl], set.data_lines, pt->threads);
+	else
+		snprintf(what, sizeof(what), "%s cs=%uns threads=%u",
+			 workload_name[pt->wl], pt->cs_ns, pt->threads);
 	progress(what, ops);
 	run_window(&cfg, &res);
 	if (res.broken) {
@@ -449,6 +499,43 @@ static void run_rwsem(unsigned int rep)
 					   res.writes ?
 					   (double)res.write_wait_max : NAN);
 			}
+}
+
+/* One rep of the LRU cache workload: every thread count and lock. */
+static void run_lru(unsigned int rep)
+{
+	unsigned int t, l;
+	char what[64];
+
+	for (t = 0; t < set.nr_threads; t++)
+		for (l = 0; l < set.nr_locks; l++) {
+			const struct lock_ops *ops = set.locks[l];
+			unsigned int n = set.threads[t];
+			struct lru_cfg cfg = {
+				.ops = ops,
+				.threads = n,
+				.private_steps = set.cal.private_steps,
+				.warm_ns = (uint64_t)(set.warmup * 1e9),
+				.run_ns = (uint64_t)(set.rw_seconds * 1e9),
+			};
+			struct lru_res res;
+
+			if (ops->kind == LOCK_FLOOR)
+				continue;
+			snprintf(what, sizeof(what), "lru threads=%u", n);
+			progress(what, ops);
+			run_lru_window(&cfg, &res);
+			if (res.broken) {
+				fprintf(stderr, "\nkmutex-bench: BROKEN: %s "
+					"let two threads into the LRU cache "
+					"(%s)\n", ops->name, what);
+				broken = true;
+			}
+			sample_add(WL_LRU, ops, 0, n, rep, "mops", res.mops);
+			sample_add(WL_LRU, ops, 0, n, rep, "hit_ratio",
+				   res.gets ? (double)res.hits /
+					      (double)res.gets : NAN);
+		}
 }
 
 /* One rep of the sem workload: ping-pong, then producer/consumers. */
@@ -521,7 +608,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	progress_tty = isatty(2);
 	machine_read(&mach);
-	work_calibrate(&set.cal, set.cs_ns, set.private_ns);
+	c2c_measure(&mach.c2c);
+	work_calibrate(&set.cal, set.cs_ns, set.private_ns, set.data_lines);
 	for (i = 0; i < set.nr_locks; i++)
 		if (set.locks[i]->setup)
 			set.locks[i]->setup();
@@ -530,6 +618,8 @@ int main(int argc, char **argv)
 	progress_total = set.reps * nr_points * n;
 	if (set.workloads & SEL_UNCONTENDED)
 		progress_total += 2 * set.reps * set.nr_locks;
+	if (set.workloads & SEL_LRU)
+		progress_total += set.reps * set.nr_threads * n;
 	if (set.workloads & SEL_RWSEM)
 		progress_total += set.reps * NR_RW_MIXES * NR_RW_THREADS *
 				  nr_all_rwlocks;
@@ -553,6 +643,8 @@ int main(int argc, char **argv)
 				if (set.locks[l]->kind != LOCK_FLOOR)
 					run_point(&points[i], set.locks[l], r);
 		}
+		if (set.workloads & SEL_LRU)
+			run_lru(r);
 		if (set.workloads & SEL_RWSEM)
 			run_rwsem(r);
 		if (set.workloads & SEL_SEM)
@@ -565,6 +657,7 @@ int main(int argc, char **argv)
 	if (set.workloads & SEL_DEBUG)
 		run_debug_cost();
 
+	c2c_measure(&mach.c2c_end);
 	machine_load(mach.load_after);
 	machine_usage_end(&mach);
 	report_tables();

@@ -13,12 +13,14 @@ const char *const workload_name[NR_WORKLOADS] = {
 	[WL_UNCONTENDED]	= "uncontended",
 	[WL_UNCONTENDED_1T]	= "uncontended-1thread",
 	[WL_CONTENDED]		= "contended",
+	[WL_CONTENDED_DATA]	= "contended-data",
 	[WL_FAIRNESS]		= "fairness",
 	[WL_OVERSUB]		= "oversub",
 	[WL_RWSEM_95]		= "rwsem-95",
 	[WL_RWSEM_999]		= "rwsem-99.9",
 	[WL_SEM_PINGPONG]	= "sem-pingpong",
 	[WL_SEM_PRODCONS]	= "sem-prodcons",
+	[WL_LRU]		= "lru",
 	[WL_DEBUG]		= "debug",
 };
 

@@ -18,6 +18,7 @@ struct window_cfg {
 	const struct lock_ops *ops;
 	unsigned int threads;
 	unsigned int cs_rounds;		/* shared_work() per acquisition */
+	unsigned int data_lines;	/* and data_work() on this many */
 	unsigned int private_steps;	/* private_work() between them */
 	bool timed;			/* time every acquisition's wait */
 	uint64_t warm_ns;		/* run, uncounted, before the window */
@@ -54,6 +55,27 @@ struct rw_res {
 };
 
 int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res);
+
+/* lru.c: an LRU cache, a shared hash map, under one lock. */
+struct lru_cfg {
+	const struct lock_ops *ops;
+	unsigned int threads;
+	unsigned int private_steps;	/* private_work() between operations */
+	uint64_t warm_ns, run_ns;
+};
+
+struct lru_res {
+	double mops;			/* M get or put operations/s */
+	unsigned long ops, gets, hits;	/* in the window */
+	bool broken;			/* a torn entry, or a broken map */
+};
+
+/* The cache's shape, for the tables and the README. */
+#define LRU_CAPACITY	4096		/* entries */
+#define LRU_KEYS	8192		/* keys drawn from, uniformly */
+#define LRU_PUT_PCT	10		/* of the operations, puts */
+
+int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res);
 
 /* sem.c: two threads ping-ponging, and a producer with consumers. */
 struct sem_ops;

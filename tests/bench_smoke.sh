@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/bench_smoke.sh - `make bench`'s program builds, runs --quick, and
-# says what it measured: every built lock in the tables, results.csv and
-# results.json written and well-formed, every throughput a positive
-# number.  A second build that looks for no optional peer must list them
+# says what it measured: where it ran (the CPU pair's round trip, near or
+# far), every built lock in the tables (the data-heavy critical section
+# and the LRU cache included), results.csv and results.json written and
+# well-formed, every throughput a positive number.  A second build that looks for no optional peer must list them
 # as skipped, not hide them.  Run from the source root with B (build dir).
 set -u
 B=${B:-build}
@@ -24,6 +25,25 @@ rc=$?
 grep -q '^\[ *[0-9]*/[0-9]*\]' "$out/stderr" || fail "no progress lines"
 grep -q '^machine ' "$out/stdout" || fail "no machine line"
 grep -q '^elapsed ' "$out/stdout" || fail "no elapsed time"
+# Where it ran: the round trip and its label, at the start and the end.
+grep -Eq '^cpu pair  (CPU [0-9]+ <-> CPU [0-9]+, cache-line round trip [0-9]+ ns .*: (near|far) pair|n/a \()' \
+	"$out/stdout" || fail "no CPU pair round trip in the header"
+grep -Eq '^cpu pair  at the end: ([0-9]+ ns: (near|far) pair|n/a \()' \
+	"$out/stdout" || fail "no CPU pair round trip at the end"
+grep -q '^machine   .*CPUs online' "$out/stdout" || fail "no CPU model line"
+# The data-heavy critical section and the LRU cache, with their ratios
+# and issue 10's targets.
+grep -q '^== Contended throughput.*data-heavy critical section, a walk through 24 shared lines' \
+	"$out/stdout" || fail "no data-heavy contended table"
+grep -q '^== LRU cache under one lock' "$out/stdout" || fail "no LRU table"
+[ "$(grep -c '^kmutex/best peer ' "$out/stdout")" = 4 ] ||
+	fail "no kmutex/best peer rows under the 3 contended and LRU tables"
+[ "$(grep -c '^kmutex/pthread ' "$out/stdout")" -ge 7 ] ||
+	fail "missing kmutex/pthread rows (3 contended, 2 fairness, oversub, LRU)"
+grep -Eq '^  (met|MISSED) +lru cache 4 threads: kmutex/pthread ' \
+	"$out/stdout" || fail "no LRU target"
+[ "$(grep -Ec '^  (met|MISSED) +contended data-heavy +[0-9]+ threads: kmutex/best' \
+	"$out/stdout")" = 4 ] || fail "no data-heavy targets at 2-16 threads"
 grep -q "^== The debugging build's cost" "$out/stdout" ||
 	fail "no table for the debugging build's cost"
 grep -q '^single .*[0-9]\|^kmutex-debug .*skipped: ' "$out/stdout" ||
@@ -66,7 +86,8 @@ for l in $built; do
 	rows=$(grep -c "^$l " "$out/stdout")
 	case $l in
 	floor-*) want=1 ;;	# the floors: uncontended only
-	*) want=6 ;;		# uncontended, 2 contended, 2 fairness, oversub
+	*) want=8 ;;		# uncontended, 3 contended, 2 fairness,
+				# oversub, LRU
 	esac
 	[ "$rows" -ge $want ] ||
 		fail "$l has $rows table rows, want at least $want"
@@ -90,6 +111,32 @@ fi
 for l in $built; do
 	grep -q "^sample,[a-z-]*,$l," "$csv" || fail "no samples of $l in the CSV"
 done
+grep -Eq '^machine,c2c,(cpu[0-9]+-cpu[0-9]+,(near|far),,,,,round_trip_ns,[0-9.]+,[0-9.]+,[0-9.]+|,n/a,,,,,round_trip_ns,,,)$' \
+	"$csv" || fail "no CPU pair round trip in the CSV"
+grep -q '^machine,c2c-end,' "$csv" || fail "no round trip at the end in the CSV"
+for l in $built; do
+	case $l in floor-*) continue ;; esac
+	for w in contended-data lru; do
+		grep -q "^sample,$w,$l,.*,mops," "$csv" ||
+			fail "no $w samples of $l in the CSV"
+	done
+done
+for w in contended-data lru; do
+	grep -q "^ratio_vs_pthread,$w,kmutex," "$csv" ||
+		fail "no $w ratio against pthread in the CSV"
+done
+if command -v python3 >/dev/null; then
+	python3 - "$json" <<-'EOF' || fail "results.json: no CPU pair or settings"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for k in ("c2c", "c2c_end"):
+	    c = d["machine"][k]
+	    assert c["pair"] in ("near", "far", "n/a"), c
+	    assert (c["round_trip_ns"] is None) == (c["pair"] == "n/a"), c
+	assert d["settings"]["data_lines"] == 24
+	assert d["settings"]["lru"]["capacity"] == 4096
+	EOF
+fi
 for w in rwsem-95 rwsem-99.9 sem-pingpong sem-prodcons; do
 	grep -q "^sample,$w," "$csv" || fail "no $w samples in the CSV"
 	grep -q "^ratio_vs_pthread,$w,kmutex-" "$csv" ||
@@ -118,6 +165,21 @@ awk -F, '
 		exit bad
 	}
 ' "$csv" || fail "throughput or latency numbers"
+
+# One CPU: the round trip is n/a, not a hang; --cs selects the data-heavy
+# critical section alone.
+cpu=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*: *\([0-9]*\).*/\1/p')
+if [ -n "$cpu" ]; then
+	taskset -c "$cpu" "$bin" --quick --workload contended --cs data --reps 1 \
+		--threads 2 --locks kmutex,pthread --out "$out/one" \
+		>"$out/stdout3" 2>/dev/null || fail "run on one CPU"
+	grep -q '^cpu pair  n/a (one CPU)' "$out/stdout3" ||
+		fail "one CPU: the round trip is not n/a"
+	grep -q 'data-heavy critical section, a walk' "$out/stdout3" ||
+		fail "--cs data: no data-heavy table"
+	grep -q 'critical section empty\|critical section ~' "$out/stdout3" &&
+		fail "--cs data: other critical sections ran too"
+fi
 
 # Without the optional peers: listed as skipped, and the rest still runs.
 nb=$out/nopeers

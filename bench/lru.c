@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lru.c - an application-shaped workload: an LRU cache, a hash map of
+ * LRU_CAPACITY entries with a recency list, shared by every thread under
+ * one lock taken through struct lock_ops.  It answers "does my program
+ * get faster", beside the microbenchmarks' fixed critical sections.
+ *
+ * Each operation draws a key uniformly from LRU_KEYS (twice the
+ * capacity, so about half the gets miss) and is a put with probability
+ * LRU_PUT_PCT%, else a get, from a per-thread generator with a fixed
+ * seed; then private work.  A get that hits moves its entry to the front
+ * of the list; a put updates an entry or inserts one, evicting the least
+ * recently used.  Either way the critical section touches a bucket, a
+ * chain, the list's head and an entry's neighbours: a handful of shared
+ * cache lines, an irregular amount of work, as a real cache has.
+ *
+ * A put writes a check word beside the value (value ^ key ^ LRU_MAGIC);
+ * a get that reads a mismatched pair saw a put half done, and the map's
+ * shape is checked after every window: either means the lock let two
+ * threads in (BROKEN).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "run.h"
+#include "work.h"
+
+#define LRU_BUCKETS	4096		/* a power of 2 */
+#define LRU_HASH_SHIFT	(32 - 12)
+#define LRU_NIL		UINT32_MAX
+#define LRU_MAGIC	0x5a5a5a5a5a5a5a5aull
+
+struct lru_entry {
+	uint32_t key;
+	uint32_t hnext;			/* bucket chain */
+	uint32_t prev, next;		/* recency list, head = newest */
+	uint64_t value, check;
+};
+
+struct lru {
+	uint32_t head, tail, count;
+	bool broken;			/* a chain or list out of bounds */
+	uint32_t bucket[LRU_BUCKETS] __attribute__((aligned(64)));
+	struct lru_entry e[LRU_CAPACITY] __attribute__((aligned(64)));
+};
+
+struct lru_window {
+	int phase __attribute__((aligned(64)));
+	const struct lru_cfg *cfg __attribute__((aligned(64)));
+	void *lock;
+	struct lru *cache;
+	pthread_barrier_t start;
+};
+
+struct lru_worker {
+	struct lru_window *win;
+	pthread_t tid;
+	unsigned long ops, gets, hits;	/* in the window */
+	uint64_t t_start, t_stop;
+	uint64_t seed, sink;
+	bool torn;
+} __attribute__((aligned(128)));
+
+static inline uint32_t lru_hash(uint32_t key)
+{
+	return (key * 0x9e3779b1u) >> LRU_HASH_SHIFT;
+}
+
+/* The entry holding @key, or LRU_NIL. */
+static uint32_t lru_find(struct lru *c, uint32_t key)
+{
+	uint32_t i = c->bucket[lru_hash(key)], n = 0;
+
+	for (; i != LRU_NIL; i = c->e[i].hnext) {
+		if (i >= LRU_CAPACITY || ++n > LRU_CAPACITY) {
+			c->broken = true;
+			return LRU_NIL;
+		}
+		if (c->e[i].key == key)
+			return i;
+	}
+	return LRU_NIL;
+}
+
+static void list_unlink(struct lru *c, uint32_t i)
+{
+	uint32_t p = c->e[i].prev, n = c->e[i].next;
+
+	if (p != LRU_NIL)
+		c->e[p].next = n;
+	else
+		c->head = n;
+	if (n != LRU_NIL)
+		c->e[n].prev = p;
+	else
+		c->tail = p;
+}
+
+static void list_push_front(struct lru *c, uint32_t i)
+{
+	c->e[i].prev = LRU_NIL;
+	c->e[i].next = c->head;
+	if (c->head != LRU_NIL)
+		c->e[c->head].prev = i;
+	else
+		c->tail = i;
+	c->head = i;
+}
+
+static void list_move_front(struct lru *c, uint32_t i)
+{
+	if (c->head == i)
+		return;
+	list_unlink(c, i);
+	list_push_front(c, i);
+}
+
+/* Take entry @i out of its bucket's chain. */
+static void hash_remove(struct lru *c, uint32_t i)
+{
+	uint32_t *p = &c->bucket[lru_hash(c->e[i].key)], n = 0;
+
+	while (*p != i) {
+		if (*p >= LRU_CAPACITY || ++n > LRU_CAPACITY) {
+			c->broken = true;
+			return;
+		}
+		p = &c->e[*p].hnext;
+	}
+	*p = c->e[i].hnext;
+}
+
+/* Look @key up; true with its value in *@value if present. */
+static bool lru_get(struct lru *c, uint32_t key, uint64_t *value,
+		    bool *torn)
+{
+	uint32_t i = lru_find(c, key);
+
+	if (i == LRU_NIL)
+		return false;
+	*value = c->e[i].value;
+	if (c->e[i].check != (*value ^ key ^ LRU_MAGIC))
+		*torn = true;
+	list_move_front(c, i);
+	return true;
+}
+
+static void lru_put(struct lru *c, uint32_t key, uint64_t value)
+{
+	uint32_t i = lru_find(c, key), h;
+
+	if (i != LRU_NIL) {
+		c->e[i].value = value;
+		c->e[i].check = value ^ key ^ LRU_MAGIC;
+		list_move_front(c, i);
+		return;
+	}
+	if (c->count < LRU_CAPACITY) {
+		i = c->count++;
+	} else {
+		i = c->tail;
+		if (i >= LRU_CAPACITY) {
+			c->broken = true;
+			return;
+		}
+		list_unlink(c, i);
+		hash_remove(c, i);
+	}
+	h = lru_hash(key);
+	c->e[i].key = key;
+	c->e[i].value = value;
+	c->e[i].check = value ^ key ^ LRU_MAGIC;
+	c->e[i].hnext = c->bucket[h];
+	c->bucket[h] = i;
+	list_push_front(c, i);
+}
+
+/* Full, with every even key: the window starts in the steady state. */
+static void lru_fill(struct lru *c)
+{
+	uint32_t k;
+
+	memset(c, 0, sizeof(*c));
+	c->head = c->tail = LRU_NIL;
+	for (k = 0; k < LRU_BUCKETS; k++)
+		c->bucket[k] = LRU_NIL;
+	for (k = 0; k < LRU_CAPACITY; k++)
+		lru_put(c, 2 * k, k);
+}
+
+/* The list and the chains agree, and hold count entries: false if not. */
+static bool lru_sound(struct lru *c)
+{
+	uint32_t i, prev = LRU_NIL, n = 0, chained = 0;
+
+	for (i = c->head; i != LRU_NIL; i = c->e[i].next) {
+		if (i >= LRU_CAPACITY || ++n > c->count ||
+		    c->e[i].prev != prev || lru_find(c, c->e[i].key) != i)
+			return false;
+		prev = i;
+	}
+	if (n != c->count || c->tail != prev || c->broken)
+		return false;
+	for (i = 0; i < LRU_BUCKETS; i++) {
+		uint32_t j;
+
+		for (j = c->bucket[i]; j != LRU_NIL; j = c->e[j].hnext)
+			if (j >= LRU_CAPACITY || ++chained > n)
+				return false;
+	}
+	return chained == n;
+}
+
+static inline int lru_phase(struct lru_window *win)
+{
+	return __atomic_load_n(&win->phase, __ATOMIC_RELAXED);
+}
+
+static void lru_loop(struct lru_worker *w, int ph)
+{
+	struct lru_window *win = w->win;
+	const struct lru_cfg *cfg = win->cfg;
+	void (*lock)(void *) = cfg->ops->lock;
+	void (*unlock)(void *) = cfg->ops->unlock;
+	struct lru *c = win->cache;
+	void *l = win->lock;
+	uint64_t x = w->seed, sink = w->sink, v = 0;
+	unsigned long n = 0, gets = 0, hits = 0;
+
+	while (lru_phase(win) == ph) {
+		uint32_t key;
+		bool put;
+
+		/* The high bits of the LCG: its low bits are weak. */
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		key = (uint32_t)(x >> 33) % LRU_KEYS;
+		put = ((x >> 16) & 0xffff) * 100 < LRU_PUT_PCT * 0x10000ull;
+		lock(l);
+		if (put) {
+			lru_put(c, key, x);
+		} else {
+			hits += lru_get(c, key, &v, &w->torn);
+			gets++;
+		}
+		unlock(l);
+		sink ^= v;
+		x = private_work(x, cfg->private_steps);
+		n++;
+	}
+	w->seed = x;
+	w->sink = sink;
+	if (ph == PHASE_RUN) {
+		w->ops = n;
+		w->gets = gets;
+		w->hits = hits;
+	}
+}
+
+static void *lru_worker_main(void *arg)
+{
+	struct lru_worker *w = arg;
+
+	pthread_barrier_wait(&w->win->start);
+	lru_loop(w, PHASE_WARM);
+	w->t_start = now_ns();
+	lru_loop(w, PHASE_RUN);
+	w->t_stop = now_ns();
+	return NULL;
+}
+
+static void *alloc_or_die(size_t size)
+{
+	void *p = aligned_alloc(128, (size + 127) & ~(size_t)127);
+
+	if (!p) {
+		perror("aligned_alloc");
+		exit(1);
+	}
+	memset(p, 0, size);
+	return p;
+}
+
+int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res)
+{
+	struct lru_window *win = alloc_or_die(sizeof(*win));
+	struct lru_worker *w;
+	uint64_t first = UINT64_MAX, last = 0;
+	unsigned int i, n = cfg->threads;
+
+	w = alloc_or_die(n * sizeof(*w));
+	memset(res, 0, sizeof(*res));
+	win->cfg = cfg;
+	win->cache = alloc_or_die(sizeof(*win->cache));
+	lru_fill(win->cache);
+	win->lock = lock_alloc(cfg->ops);
+	pthread_barrier_init(&win->start, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		w[i].win = win;
+		w[i].seed = 0x2545f4914f6cdd1dull * (i + 1);
+		start_or_die(&w[i].tid, lru_worker_main, &w[i]);
+	}
+	pthread_barrier_wait(&win->start);
+	run_phases(&win->phase, cfg->warm_ns, cfg->run_ns);
+
+	for (i = 0; i < n; i++) {
+		join_or_die(cfg->ops->name, n, w[i].tid);
+		res->ops += w[i].ops;
+		res->gets += w[i].gets;
+		res->hits += w[i].hits;
+		res->broken |= w[i].torn;
+		if (w[i].t_start < first)
+			first = w[i].t_start;
+		if (w[i].t_stop > last)
+			last = w[i].t_stop;
+	}
+	if (last > first)
+		res->mops = (double)res->ops / ((double)(last - first) / 1e3);
+	if (!lru_sound(win->cache))
+		res->broken = true;
+
+	pthread_barrier_destroy(&win->start);
+	lock_free(cfg->ops, win->lock);
+	free(win->cache);
+	free(w);
+	free(win);
+	return 0;
+}
