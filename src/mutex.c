@@ -105,6 +105,10 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * the read is local and times nothing) would miss the second.
  * The idea of choosing by measured effect: SmartLocks (Eastep et al.).
  */
+/* 1: choose between moving and keeping as below; 0: always move. */
+#ifndef MUTEX_ADAPT
+#define MUTEX_ADAPT		1
+#endif
 #ifndef MUTEX_KEEP_ABOVE
 #define MUTEX_KEEP_ABOVE	64	/* W/C in 256ths: 0.25 */
 #endif
@@ -199,7 +203,7 @@ static bool mutex_spin(struct mutex *lock)
 	bool got = false;
 	int i;
 
-	if (__atomic_load_n(&mutex_keep, __ATOMIC_RELAXED) &&
+	if (MUTEX_ADAPT && __atomic_load_n(&mutex_keep, __ATOMIC_RELAXED) &&
 	    ++mutex_tl.probe % MUTEX_PROBE_EVERY)
 		return mutex_spin_patient(lock);
 	if (!spinner_claim(&lock->spinner))
@@ -212,7 +216,7 @@ static bool mutex_spin(struct mutex *lock)
 		if (c == 1) {
 			uint64_t t = now_ns();
 
-			if (cycle < MUTEX_CYCLE_MAX_NS) {
+			if (MUTEX_ADAPT && cycle < MUTEX_CYCLE_MAX_NS) {
 				mutex_policy_sample(t - enter, cycle);
 				cycle = ~0ull;
 			}
