@@ -69,6 +69,10 @@
 
 /* Reads of count a writer spins for before it queues (as the mutex). */
 #define RWSEM_SPINS		200
+/* Reads of count a reader waits for a writer to leave before queueing. */
+#ifndef RWSEM_READ_SPINS
+#define RWSEM_READ_SPINS	100
+#endif
 /* The first waiter is handed the lock once it has waited this long. */
 #define RWSEM_STARVE_NS		1000000ull
 
@@ -274,6 +278,32 @@ static int rwsem_wait(struct rw_semaphore *sem, struct kmutex_waiter *w,
  *
  * Return: 0 with a read lock held, or -EINTR.
  */
+/*
+ * A reader that found a writer in, with nobody queued: wait a little for
+ * the writer to leave instead of queueing and sleeping.  Its bias is
+ * already counted, so the read of count that shows neither a writer nor
+ * a waiter is the moment it holds the lock, exactly as if its fast path
+ * had succeeded then.  A write section is short; a sleep and its
+ * wake-up are two system calls (~1 us each on the machines measured).
+ * WAITERS means someone queued (a writer, whom readers must not pass):
+ * then it queues too.
+ */
+static bool rwsem_read_spin(struct rw_semaphore *sem)
+{
+	int i, c;
+
+	for (i = 0; i < RWSEM_READ_SPINS; i++) {
+		/* Acquire: pairs with the writer's release of the lock. */
+		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
+		if (c & (RWSEM_FLAG_WAITERS | RWSEM_FLAG_READFAIL))
+			return false;
+		if (!(c & RWSEM_WRITER_LOCKED))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
 KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 {
 	struct kmutex_waiter w = { .flags = WAITER_READER };
@@ -281,6 +311,8 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 	int conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS;
 	int ret, c;
 
+	if (RWSEM_READ_SPINS && rwsem_read_spin(sem))
+		return 0;	/* keep our bias */
 	for (;;) {
 		rwsem_lock(sem, "down_read");
 		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
