@@ -26,6 +26,9 @@
 #   make clean
 
 CC       ?= cc
+# The binutils of CC's target (make test-aarch64 sets the cross ones;
+# AR is make's own variable, ar by default).
+OBJCOPY  ?= objcopy
 PREFIX   ?= /usr/local
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include/kmutex
@@ -62,8 +65,8 @@ $(B)/obj/%.o: src/%.c $(LIB_HDRS) | $(B)/obj
 # archive defines only kmutex_ names, as the shared library exports.
 define make_archive
 	$(CC) -r -nostdlib -o $(@:.a=.o) $(1)
-	objcopy --localize-hidden $(@:.a=.o)
-	rm -f $@ && ar rcs $@ $(@:.a=.o)
+	$(OBJCOPY) --localize-hidden $(@:.a=.o)
+	rm -f $@ && $(AR) rcs $@ $(@:.a=.o)
 endef
 
 $(B)/libkmutex.a: $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
@@ -174,7 +177,10 @@ DEBUG_CSRCS := $(wildcard src/debug/*.c)
 DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \
 	       $(DEBUG_CSRCS:src/debug/%.c=$(DB)/obj/debug/%.o)
-DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls
+# -funwind-tables: glibc's backtrace() walks the unwind tables, which
+# gcc emits for C by default on x86-64 and aarch64 but not on 32-bit ARM
+# (there the reports' backtraces came out empty: make test-armhf).
+DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables
 DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal \
 		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
@@ -190,7 +196,7 @@ endif
 
 $(DB)/obj/%.o: src/%.c $(LIB_HDRS) $(DEBUG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -c $< -o $@
+	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -funwind-tables -c $< -o $@
 
 $(B)/libkmutex-debug.a: $(DEBUG_OBJS)
 	$(call make_archive,$^)

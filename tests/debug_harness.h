@@ -55,6 +55,24 @@ static inline void debug_child_run(int argc, char **argv, void (*fn)(void))
 	exit(0);
 }
 
+/*
+ * Run @self as the child.  On another CPU (make test-aarch64 ...) the
+ * test runs under qemu-user, which passes execve() to the host kernel:
+ * without binfmt_misc that cannot run a foreign binary, so the child
+ * runs under the emulator the test runs under (KMUTEX_TEST_WRAPPER, a
+ * host program, which the host runs; -0 sets the child's argv[0]).
+ */
+static inline void debug_exec(const char *self)
+{
+	const char *emu = getenv("KMUTEX_TEST_WRAPPER");
+
+	if (getenv("KMUTEX_ARCH") && emu && *emu)
+		execlp(emu, emu, "-0", "debug-child", self, "--child",
+		       (char *)NULL);
+	else
+		execl(self, "debug-child", "--child", (char *)NULL);
+}
+
 static inline void debug_spawn(struct debug_run *r, const char *mode)
 {
 	char self[4096];
@@ -80,7 +98,7 @@ static inline void debug_spawn(struct debug_run *r, const char *mode)
 			setenv("KMUTEX_DEBUG", mode, 1);
 		else
 			unsetenv("KMUTEX_DEBUG");
-		execl(self, "debug-child", "--child", (char *)NULL);
+		debug_exec(self);
 		_exit(127);
 	}
 	close(fd[1]);
