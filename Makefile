@@ -11,6 +11,9 @@
 #   make test-musl  the library and the suite against musl (musl-gcc,
 #                   Debian's musl-tools), in build-musl/; the debugging
 #                   build and the benchmark are skipped, saying why
+#   make test-aarch64, make test-armhf  the suite cross-built for
+#                   aarch64 and 32-bit ARM, run under qemu-user, in
+#                   build-aarch64/, build-armhf/ (docs/portability.md)
 #   make test-debug the debugging build's tests, built with gcc and with
 #                   clang (build-debug-gcc/, build-debug-clang/)
 #   make check-models  the spin models (model/check, model/check_rwsem)
@@ -287,7 +290,7 @@ uninstall:
 clean:
 	rm -rf $(B) build-clang build-gcc build-O0 build-asan build-tsan \
 		build-musl build-debug-gcc build-debug-clang build-cov \
-		build-memcheck
+		build-memcheck build-aarch64 build-armhf
 
 # --- the rest of the CI matrix -------------------------------------------------
 # make test-O0, test-musl, test-debug, check-models, coverage, check-all;
