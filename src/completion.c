@@ -26,6 +26,8 @@
  */
 static bool completion_take(struct completion *x)
 {
+	/* ACQUIRE (the CAS's failure too: UINT_MAX may end the loop) pairs
+	 * with complete()'s RELEASE CAS and complete_all()'s store. */
 	unsigned int done = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
 
 	do {
@@ -178,6 +180,7 @@ static void completion_do(struct completion *x, bool all)
 
 	held = wait_lock_irq_find(&x->wait_lock);
 	if (held) {	/* a handler interrupted its thread's holder */
+		/* RELAXED: read by the same thread (wait_lock.h). */
 		if (all)
 			__atomic_store_n(&held->deferred_all, 1,
 					 __ATOMIC_RELAXED);
@@ -187,6 +190,8 @@ static void completion_do(struct completion *x, bool all)
 		return;
 	}
 	completion_lock(x, &n, all ? "complete_all" : "complete");
+	/* RELEASE pairs with the ACQUIRE of completion_take(),
+	 * try_wait_for_completion() and completion_done(). */
 	if (all)
 		__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
 	while ((w = waiter_first(&x->wait_list))) {
@@ -195,6 +200,8 @@ static void completion_do(struct completion *x, bool all)
 		if (!all)
 			break;
 	}
+	/* RELAXED guess; the CAS RELEASEs (pairs as above); a waiter is
+	 * granted through its state's RELEASE instead (waiter.h). */
 	done = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
 	/* UINT_MAX means "all"; a racing lock-free take makes CAS retry. */
 	while (!all && !w && done < UINT_MAX - 1 &&
