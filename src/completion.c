@@ -140,14 +140,16 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 {
 	struct wait_lock_irq n;
+	int saved_errno = errno;	/* a handler's caller expects it kept */
 	bool got;
 
 	/* In a handler that interrupted this thread's holder: no lock. */
 	if (wait_lock_irq_find(&x->wait_lock))
 		return completion_take(x);
-	completion_lock(x, &n, "try_wait_for_completion");
+	completion_lock(x, &n, "try_wait_for_completion");	/* may sleep */
 	got = completion_take(x);
 	completion_unlock(x, &n, NULL);
+	errno = saved_errno;
 	return got;
 }
 
@@ -163,11 +165,13 @@ KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 KMUTEX_API void kmutex_completion_done_sync(struct completion *x)
 {
 	struct wait_lock_irq n;
+	int saved_errno = errno;	/* a handler's caller expects it kept */
 
 	if (wait_lock_irq_find(&x->wait_lock))
 		return;
-	completion_lock(x, &n, "completion_done");
+	completion_lock(x, &n, "completion_done");	/* may futex_wait() */
 	completion_unlock(x, &n, NULL);
+	errno = saved_errno;
 }
 
 /* complete() or complete_all(), wherever it is called from. */
