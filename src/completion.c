@@ -189,8 +189,13 @@ static void completion_do(struct completion *x, bool all)
 			__atomic_store_n(&held->deferred_all, 1,
 					 __ATOMIC_RELAXED);
 		else
-			__atomic_store_n(&held->deferred, held->deferred + 1,
-					 __ATOMIC_RELAXED);
+			/* One atomic RMW, which a nested handler cannot split:
+			 * an instruction on x86 and LSE aarch64; an LL/SC loop
+			 * on ARMv7 and ARMv8.0, which a handler in between
+			 * makes retry (the kernel clears the exclusive monitor
+			 * on the way back).  RELAXED: this thread reads it. */
+			__atomic_fetch_add(&held->deferred, 1,
+					   __ATOMIC_RELAXED);
 		return;
 	}
 	completion_lock(x, &n, all ? "complete_all" : "complete");

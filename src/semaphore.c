@@ -205,9 +205,13 @@ static void sem_up(struct semaphore *sem)
 		}
 		held = wait_lock_irq_find(&sem->wait_lock);
 		if (held) {	/* a handler interrupted its thread's holder */
-			/* RELAXED: read by the same thread (wait_lock.h). */
-			__atomic_store_n(&held->deferred, held->deferred + 1,
-					 __ATOMIC_RELAXED);
+			/* One atomic RMW, which a nested handler cannot split:
+			 * an instruction on x86 and LSE aarch64; an LL/SC loop
+			 * on ARMv7 and ARMv8.0, which a handler in between
+			 * makes retry (the kernel clears the exclusive monitor
+			 * on the way back).  RELAXED: this thread reads it. */
+			__atomic_fetch_add(&held->deferred, 1,
+					   __ATOMIC_RELAXED);
 			return;
 		}
 		RACE_POINT(KMUTEX_RACE_UP_LOCKING);
