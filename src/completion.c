@@ -192,8 +192,8 @@ static void completion_do(struct completion *x, bool all)
 			/* One atomic RMW, which a nested handler cannot split:
 			 * an instruction on x86 and LSE aarch64; an LL/SC loop
 			 * on ARMv7 and ARMv8.0, which a handler in between
-			 * makes retry (the kernel clears the exclusive monitor
-			 * on the way back).  RELAXED: this thread reads it. */
+			 * makes retry (the return from it clears the exclusive
+			 * monitor).  RELAXED: this thread reads it. */
 			__atomic_fetch_add(&held->deferred, 1,
 					   __ATOMIC_RELAXED);
 		return;
