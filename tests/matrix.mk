@@ -48,9 +48,10 @@ test-musl:
 # QEMU_LD_PREFIX points qemu at the target's C library.  armhf is the
 # 32-bit one: 32-bit long and time_t, and weakly ordered.  What cannot
 # run there is skipped, saying why (KMUTEX_ARCH, tests/run's ARCH_SKIP);
-# the stress tests run at CROSS_SCALE of their length (at 0.25 some
-# under qemu were too short for 64 threads to get their signals), as qemu's
-# translation makes them several times slower.
+# the stress tests run at CROSS_SCALE of their length, as qemu's
+# translation makes them several times slower (at 0.25, mutex_wakeups'
+# rings were at times too short under qemu-arm for every thread to get
+# the lock twice).
 CROSS_aarch64 := aarch64-linux-gnu
 CROSS_armhf   := arm-linux-gnueabihf
 QEMU_aarch64  := qemu-aarch64
