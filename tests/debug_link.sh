@@ -10,8 +10,9 @@
 #       (shared, then static) whose ABBA order is reported with the title,
 #       the locks and the program's function names, and which
 #       KMUTEX_DEBUG=abort aborts;
-#   (c) in-tree: -DKMUTEX_DEBUG -Iinclude build/libkmutex-debug.a plus
-#       the link flags of kmutex-debug.pc.
+#   (c) in-tree, as docs/debugging.md says: -DKMUTEX_DEBUG
+#       -fno-optimize-sibling-calls -funwind-tables -Iinclude
+#       build/libkmutex-debug.a plus the link flags of kmutex-debug.pc.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
@@ -166,7 +167,8 @@ fi
 # --- (c) in-tree ------------------------------------------------------------------
 intree="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal"
 # shellcheck disable=SC2086
-build in-tree static -DKMUTEX_DEBUG -Iinclude "$B/libkmutex-debug.a" $intree &&
+build in-tree static -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables \
+	-Iinclude "$B/libkmutex-debug.a" $intree &&
 	check_run in-tree ""
 
 exit $fail
