@@ -11,6 +11,9 @@
 #   make test-musl  the library and the suite against musl (musl-gcc,
 #                   Debian's musl-tools), in build-musl/; the debugging
 #                   build and the benchmark are skipped, saying why
+#   make test-aarch64, make test-armhf  the suite cross-built for
+#                   aarch64 and 32-bit ARM, run under qemu-user, in
+#                   build-aarch64/, build-armhf/ (docs/portability.md)
 #   make test-debug the debugging build's tests, built with gcc and with
 #                   clang (build-debug-gcc/, build-debug-clang/)
 #   make check-models  the spin models (model/check, model/check_rwsem,
@@ -27,6 +30,9 @@
 #   make clean
 
 CC       ?= cc
+# The binutils of CC's target (make test-aarch64 sets the cross ones;
+# AR is make's own variable, ar by default).
+OBJCOPY  ?= objcopy
 PREFIX   ?= /usr/local
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include/kmutex
@@ -63,8 +69,8 @@ $(B)/obj/%.o: src/%.c $(LIB_HDRS) | $(B)/obj
 # archive defines only kmutex_ names, as the shared library exports.
 define make_archive
 	$(CC) -r -nostdlib -o $(@:.a=.o) $(1)
-	objcopy --localize-hidden $(@:.a=.o)
-	rm -f $@ && ar rcs $@ $(@:.a=.o)
+	$(OBJCOPY) --localize-hidden $(@:.a=.o)
+	rm -f $@ && $(AR) rcs $@ $(@:.a=.o)
 endef
 
 $(B)/libkmutex.a: $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
@@ -175,7 +181,10 @@ DEBUG_CSRCS := $(wildcard src/debug/*.c)
 DEBUG_HDRS  := $(wildcard src/debug/*.h)
 DEBUG_OBJS  := $(DEBUG_SRCS:src/%.c=$(DB)/obj/%.o) \
 	       $(DEBUG_CSRCS:src/debug/%.c=$(DB)/obj/debug/%.o)
-DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls
+# -funwind-tables: glibc's backtrace() walks the unwind tables, which
+# gcc emits for C by default on x86-64 and aarch64 but not on 32-bit ARM
+# (there the reports' backtraces came out empty: make test-armhf).
+DEBUG_CFLAGS  := -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables
 DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal \
 		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
@@ -191,7 +200,7 @@ endif
 
 $(DB)/obj/%.o: src/%.c $(LIB_HDRS) $(DEBUG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -c $< -o $@
+	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -funwind-tables -c $< -o $@
 
 $(B)/libkmutex-debug.a: $(DEBUG_OBJS)
 	$(call make_archive,$^)
@@ -282,7 +291,7 @@ uninstall:
 clean:
 	rm -rf $(B) build-clang build-gcc build-O0 build-asan build-tsan \
 		build-musl build-debug-gcc build-debug-clang build-cov \
-		build-memcheck
+		build-memcheck build-aarch64 build-armhf
 
 # --- the rest of the CI matrix -------------------------------------------------
 # make test-O0, test-musl, test-debug, check-models, coverage, check-all;

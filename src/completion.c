@@ -26,6 +26,8 @@
  */
 static bool completion_take(struct completion *x)
 {
+	/* ACQUIRE (the CAS's failure too: UINT_MAX may end the loop) pairs
+	 * with complete()'s RELEASE CAS and complete_all()'s store. */
 	unsigned int done = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
 
 	do {
@@ -138,14 +140,16 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 {
 	struct wait_lock_irq n;
+	int saved_errno = errno;	/* a handler's caller expects it kept */
 	bool got;
 
 	/* In a handler that interrupted this thread's holder: no lock. */
 	if (wait_lock_irq_find(&x->wait_lock))
 		return completion_take(x);
-	completion_lock(x, &n, "try_wait_for_completion");
+	completion_lock(x, &n, "try_wait_for_completion");	/* may sleep */
 	got = completion_take(x);
 	completion_unlock(x, &n, NULL);
+	errno = saved_errno;
 	return got;
 }
 
@@ -161,11 +165,13 @@ KMUTEX_API bool kmutex_try_wait_for_completion(struct completion *x)
 KMUTEX_API void kmutex_completion_done_sync(struct completion *x)
 {
 	struct wait_lock_irq n;
+	int saved_errno = errno;	/* a handler's caller expects it kept */
 
 	if (wait_lock_irq_find(&x->wait_lock))
 		return;
-	completion_lock(x, &n, "completion_done");
+	completion_lock(x, &n, "completion_done");	/* may futex_wait() */
 	completion_unlock(x, &n, NULL);
+	errno = saved_errno;
 }
 
 /* complete() or complete_all(), wherever it is called from. */
@@ -178,16 +184,23 @@ static void completion_do(struct completion *x, bool all)
 
 	held = wait_lock_irq_find(&x->wait_lock);
 	if (held) {	/* a handler interrupted its thread's holder */
+		/* RELAXED: read by the same thread (wait_lock.h). */
 		if (all)
 			__atomic_store_n(&held->deferred_all, 1,
 					 __ATOMIC_RELAXED);
 		else
-			/* One instruction: a nested handler cannot split it. */
+			/* One atomic RMW, which a nested handler cannot split:
+			 * an instruction on x86 and LSE aarch64; an LL/SC loop
+			 * on ARMv7 and ARMv8.0, which a handler in between
+			 * makes retry (the return from it clears the exclusive
+			 * monitor).  RELAXED: this thread reads it. */
 			__atomic_fetch_add(&held->deferred, 1,
 					   __ATOMIC_RELAXED);
 		return;
 	}
 	completion_lock(x, &n, all ? "complete_all" : "complete");
+	/* RELEASE pairs with the ACQUIRE of completion_take(),
+	 * try_wait_for_completion() and completion_done(). */
 	if (all)
 		__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
 	while ((w = waiter_first(&x->wait_list))) {
@@ -196,6 +209,8 @@ static void completion_do(struct completion *x, bool all)
 		if (!all)
 			break;
 	}
+	/* RELAXED guess; the CAS RELEASEs (pairs as above); a waiter is
+	 * granted through its state's RELEASE instead (waiter.h). */
 	done = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
 	/* UINT_MAX means "all"; a racing lock-free take makes CAS retry. */
 	while (!all && !w && done < UINT_MAX - 1 &&

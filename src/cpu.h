@@ -12,11 +12,26 @@
 
 #include "valgrind.h"
 
+/*
+ * The spin loops count iterations (MUTEX_SPINS, WAIT_LOCK_SPINS), so
+ * the hint sets how long they spin, not only how politely.  x86: pause
+ * (tens to ~140 cycles).  aarch64: isb, not yield: yield is a NOP on
+ * the cores without SMT (Neoverse, Cortex-A), so a spin of N yields
+ * lasts N loads, while isb drains the pipeline, a delay of the order of
+ * x86's pause; Rust's core::hint::spin_loop() and OpenJDK's
+ * -XX:OnSpinWaitInst=isb chose isb for the same reason.  32-bit ARM
+ * (v6K and later): yield, as Rust does there (a NOP hint on most cores,
+ * a hint to an SMT sibling on the rest).  Not measured: see
+ * docs/portability.md.
+ */
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
+	__asm__ __volatile__("isb" ::: "memory");
+#elif defined(__arm__) && (defined(__ARM_ARCH_6K__) || \
+			   (defined(__ARM_ARCH) && __ARM_ARCH >= 7))
 	__asm__ __volatile__("yield" ::: "memory");
 #else
 	__asm__ __volatile__("" ::: "memory");
@@ -40,6 +55,12 @@ static inline uint64_t now_ns(void)
 static inline bool spinner_claim(int *spinner)
 {
 	vg_hook(vg_ignore_word(spinner));
+	/*
+	 * The flag guards no data, only who spins: the spinner takes the
+	 * lock through count's own ACQUIRE.  RELAXED test first (keeps the
+	 * line shared); ACQUIRE/RELEASE here cost nothing more on x86 and
+	 * aarch64 (ldaxr/stlr) and keep the flag a conventional lock bit.
+	 */
 	return !__atomic_load_n(spinner, __ATOMIC_RELAXED) &&
 	       !__atomic_exchange_n(spinner, 1, __ATOMIC_ACQUIRE);
 }

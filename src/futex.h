@@ -15,9 +15,40 @@
 
 #include "futex_uapi.h"
 
+/*
+ * On a 32-bit CPU, SYS_futex takes the kernel's old 32-bit timespec.  A
+ * program built with a 64-bit time_t there (-D_TIME_BITS=64, the default
+ * of Debian 13's armhf, and always with musl) has a struct timespec of
+ * 64-bit seconds, which only futex_time64 (Linux 5.1) reads: through
+ * SYS_futex the kernel would take the high half of tv_sec for tv_nsec.
+ * Older kernels say ENOSYS: then the timeout is converted to the old
+ * layout (kmutex's deadlines are CLOCK_MONOTONIC, far below 2^31 s).
+ */
+struct __kmutex_timespec32 {
+	long tv_sec;
+	long tv_nsec;
+};
+
 static inline long __futex(int *uaddr, int op, int val,
 			   const struct timespec *ts, int val3)
 {
+#ifdef SYS_futex_time64
+	if (sizeof(ts->tv_sec) > sizeof(long)) {
+		struct __kmutex_timespec32 old;
+		long r = syscall(SYS_futex_time64, uaddr,
+				 op | FUTEX_PRIVATE_FLAG, val, ts, NULL, val3);
+
+		if (r != -1 || errno != ENOSYS)
+			return r;
+		if (ts) {
+			old.tv_sec = ts->tv_sec > LONG_MAX ? LONG_MAX :
+				     (long)ts->tv_sec;
+			old.tv_nsec = ts->tv_nsec;
+		}
+		return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, val,
+			       ts ? &old : NULL, NULL, val3);
+	}
+#endif
 	return syscall(SYS_futex, uaddr, op | FUTEX_PRIVATE_FLAG, val, ts,
 		       NULL, val3);
 }

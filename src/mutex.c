@@ -65,6 +65,7 @@ mutex_fatal(struct mutex *lock, const char *site, const char *what)
  */
 static void mutex_check_and_lock(struct mutex *lock, const char *site)
 {
+	/* RELAXED: a sanity check of the value, not a synchronisation. */
 	int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
 
 	if (c < -1 || c > 1)
@@ -257,6 +258,11 @@ static void mutex_leave(struct mutex *lock, struct kmutex_waiter *w)
 	next = first_waiter(lock);
 	if (!next)
 		return;	/* count may stay -1: one needless slow unlock */
+	/*
+	 * RELAXED: it publishes nothing.  The owner's unlock CAS 0 -> 1 is
+	 * ordered against it by count's modification order, and the slow
+	 * unlock it forces reads the list under wait_lock.
+	 */
 	if (__atomic_compare_exchange_n(&lock->count, &held, -1, false,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return;	/* held: its unlock now comes to the slow path */
@@ -272,6 +278,11 @@ static void mutex_acquired(struct mutex *lock, struct kmutex_waiter *w)
 {
 	if (w)
 		list_del(&w->node);
+	/*
+	 * RELAXED, and a plain store is safe: while count is -1 no fast
+	 * path changes it (lock and unlock CAS only from 1 and 0), and every
+	 * writer of -1 holds wait_lock, as we do.
+	 */
 	if (list_empty(&lock->wait_list))
 		__atomic_store_n(&lock->count, 0, __ATOMIC_RELAXED);
 }
@@ -291,6 +302,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	if (mutex_spin(lock))
 		return 0;
 	mutex_check_and_lock(lock, site);
+	/* ACQUIRE pairs with the unlock's RELEASE (CAS or store of 1). */
 	if (__atomic_exchange_n(&lock->count, -1, __ATOMIC_ACQUIRE) == 1) {
 		mutex_acquired(lock, NULL);
 		wait_lock_release(&lock->wait_lock);
@@ -362,6 +374,7 @@ KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
 {
 	struct kmutex_waiter *w;
 
+	/* RELAXED: the misuse check reads our own lock's word. */
 	if (__atomic_load_n(&lock->count, __ATOMIC_RELAXED) == 1) {
 #if KMUTEX_BUSTED == 1
 		return;	/* the broken build's second owner unlocks too */
@@ -377,6 +390,7 @@ KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
 		waiter_wake(w);
 		return;
 	}
+	/* RELEASE pairs with the next owner's ACQUIRE CAS or exchange. */
 	__atomic_store_n(&lock->count, 1, __ATOMIC_RELEASE);
 	if (!w || waiter_state(w) != WAITER_SLEEPING) {
 		wait_lock_release(&lock->wait_lock);

@@ -23,6 +23,7 @@ extern void (*kmutex_race_hook)(int point);
 #ifdef KMUTEX_RACE_POINTS
 #define RACE_POINT(p)							\
 	do {								\
+		/* Tests set it before they start threads: ACQUIRE is spare. */ \
 		void (*__hook)(int) = __atomic_load_n(&kmutex_race_hook, \
 						      __ATOMIC_ACQUIRE); \
 		if (__hook)						\

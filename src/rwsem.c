@@ -117,6 +117,11 @@ static struct kmutex_waiter *rwsem_first(struct rw_semaphore *sem)
 	return waiter_first(&sem->wait_list);
 }
 
+/*
+ * RELAXED: read under wait_lock to decide whom to wake; every decision
+ * that lets a thread in is an RMW on count (one total order), which
+ * rereads it.
+ */
 static int rwsem_count(struct rw_semaphore *sem)
 {
 	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
@@ -133,6 +138,9 @@ static void rwsem_enqueue(struct rw_semaphore *sem, struct kmutex_waiter *w)
 	waiter_set_state(w, WAITER_SLEEPING);
 	waiter_stamp(w);
 	list_add_tail(&w->node, pos->next);
+	/* RELAXED: a routing bit (send releasers to the slow path); the
+	 * releaser's RMW sees it by count's modification order, and reads
+	 * the list under wait_lock.  The flag bits below alike. */
 	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
 }
 
@@ -141,6 +149,7 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 			  struct wake_q *q, bool grant)
 {
 	list_del(&w->node);
+	/* RELAXED: see rwsem_wake_head()'s read of woken. */
 	if (!grant)
 		__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
 	wake_q_add(q, w, grant ? WAITER_HANDOFF : WAITER_WOKEN);
@@ -153,6 +162,9 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
  */
 static bool rwsem_hand_over(struct rw_semaphore *sem, struct kmutex_waiter *w)
 {
+	/* ACQUIRE (and the CAS's below): the waiter handed the lock must
+	 * see the holders' critical sections; it acquires them from us
+	 * through its state's RELEASE/ACQUIRE (waiter.h). */
 	int c = __atomic_or_fetch(&sem->count, RWSEM_FLAG_HANDOFF,
 				  __ATOMIC_ACQUIRE);
 
@@ -195,6 +207,13 @@ static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 		if (c & RWSEM_WRITER_LOCKED ||
 		    (w->flags == WAITER_WRITER && READERS(c)))
 			return;		/* the holder comes back here */
+		/*
+		 * RELAXED: increments are made under wait_lock (we see them
+		 * all); the woken decrement theirs outside it, so a stale
+		 * value is only too high: a woken thread still to try count,
+		 * whose RMW there and the releaser's are totally ordered,
+		 * so one of them lets it in.
+		 */
 		if (__atomic_load_n(&sem->woken, __ATOMIC_RELAXED))
 			return;		/* they will, win or lose */
 	}
@@ -202,7 +221,7 @@ static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 		rwsem_dequeue(sem, w, q, grant);
 	} else {
 		do {
-			if (grant)
+			if (grant)	/* ACQUIRE: as in rwsem_hand_over() */
 				rwsem_check_readers(sem, __atomic_add_fetch(
 					&sem->count, RWSEM_READER_BIAS,
 					__ATOMIC_ACQUIRE));
@@ -250,6 +269,7 @@ static int rwsem_wait(struct rw_semaphore *sem, struct kmutex_waiter *w,
 	ret = waiter_sleep(w, intr, NULL);
 	state = waiter_state(w);
 	if (ret == 0 && state == WAITER_WOKEN) {
+		/* RELAXED: see rwsem_wake_head()'s read of woken. */
 		__atomic_fetch_sub(&sem->woken, 1, __ATOMIC_RELAXED);
 		return 1;
 	}
@@ -315,6 +335,7 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 		return 0;	/* keep our bias */
 	for (;;) {
 		rwsem_lock(sem, "down_read");
+		/* ACQUIRE: we may keep our bias and go in on this read. */
 		c = __atomic_load_n(&sem->count, __ATOMIC_ACQUIRE);
 		rwsem_check_readers(sem, c);
 		if (!(c & conflict)) {
@@ -323,6 +344,7 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 		}
 		__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS,
 				  __ATOMIC_RELAXED);
+		/* RELAXED: our bias leaves; we held nothing under it. */
 		__atomic_fetch_sub(&sem->count, RWSEM_READER_BIAS,
 				   __ATOMIC_RELAXED);
 		if (conflict & RWSEM_FLAG_WAITERS)
@@ -331,6 +353,7 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 		if (ret <= 0)
 			return ret;
 		conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF;
+		/* ACQUIRE pairs with the writer's RELEASE, as the fast path. */
 		c = rwsem_check_readers(sem, __atomic_add_fetch(&sem->count,
 				RWSEM_READER_BIAS, __ATOMIC_ACQUIRE));
 #if KMUTEX_BUSTED == 3
@@ -421,6 +444,7 @@ KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
 KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 {
 	struct wake_q q = { 0 };
+	/* RELAXED: misuse checks of the caller's own hold. */
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	/* From 0: flags less one bias; a count past the readers' limit
@@ -436,6 +460,7 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 	rwsem_lock(sem, op == __KMUTEX_RWSEM_UP_READ ? "up_read" :
 			op == __KMUTEX_RWSEM_UP_WRITE ? "up_write" :
 			"downgrade_write");
+	/* RELEASE pairs with the next holder's ACQUIRE on count. */
 	if (op == __KMUTEX_RWSEM_UP_WRITE)
 		__atomic_fetch_and(&sem->count, ~RWSEM_WRITER_LOCKED,
 				   __ATOMIC_RELEASE);

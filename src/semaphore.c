@@ -38,6 +38,8 @@
 /* Under wait_lock: take a unit (true), or make sure count is -1 (false). */
 static bool sem_take_or_mark(struct semaphore *sem)
 {
+	/* RELAXED guess; taking a unit ACQUIREs (pairs with up()'s
+	 * RELEASE); marking -1 publishes nothing. */
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	for (;;) {
@@ -60,6 +62,8 @@ static bool sem_take_or_mark(struct semaphore *sem)
 /* Under wait_lock: with nobody left waiting, fast paths may work again. */
 static void sem_unmark_if_idle(struct semaphore *sem)
 {
+	/* RELAXED store: while count is -1 only wait_lock holders change
+	 * it (down() and up() fast paths CAS only from c >= 0). */
 	if (list_empty(&sem->wait_list))
 		__atomic_store_n(&sem->count, 0, __ATOMIC_RELAXED);
 }
@@ -180,6 +184,8 @@ static void sem_up(struct semaphore *sem)
 {
 	struct wait_lock_irq n, *held;
 	struct kmutex_waiter *w;
+	/* RELAXED guesses; a unit is published by the CAS's RELEASE, or
+	 * handed to a waiter by its state's RELEASE (sem_grant()). */
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	for (;;) {
@@ -199,7 +205,11 @@ static void sem_up(struct semaphore *sem)
 		}
 		held = wait_lock_irq_find(&sem->wait_lock);
 		if (held) {	/* a handler interrupted its thread's holder */
-			/* One instruction: a nested handler cannot split it. */
+			/* One atomic RMW, which a nested handler cannot split:
+			 * an instruction on x86 and LSE aarch64; an LL/SC loop
+			 * on ARMv7 and ARMv8.0, which a handler in between
+			 * makes retry (the return from it clears the exclusive
+			 * monitor).  RELAXED: this thread reads it. */
 			__atomic_fetch_add(&held->deferred, 1,
 					   __ATOMIC_RELAXED);
 			return;

@@ -16,6 +16,8 @@ void wait_lock_acquire_slow(int *wl)
 	for (i = 0; i < WAIT_LOCK_SPINS; i++) {
 		int free = 0;
 
+		/* RELAXED read first (test and test-and-set): a busy
+		 * word stays shared; the CAS acquires, as wait_lock_try(). */
 		if (__atomic_load_n(wl, __ATOMIC_RELAXED) == 0 &&
 		    __atomic_compare_exchange_n(wl, &free, 1, false,
 						__ATOMIC_ACQUIRE,
@@ -23,7 +25,8 @@ void wait_lock_acquire_slow(int *wl)
 			return;
 		cpu_relax();
 	}
-	/* Mark "sleepers" so that the releaser knows to wake one. */
+	/* Mark "sleepers" so that the releaser knows to wake one.  ACQUIRE
+	 * pairs with wait_lock_release()'s RELEASE. */
 	while (__atomic_exchange_n(wl, 2, __ATOMIC_ACQUIRE) != 0)
 		futex_wait(wl, 2);
 }

@@ -25,6 +25,7 @@ static inline void wait_lock_acquire(int *wl)
 	int free = 0;
 
 	vg_hook(vg_ignore_header(wl));
+	/* ACQUIRE pairs with wait_lock_release()'s RELEASE exchange. */
 	if (!__atomic_compare_exchange_n(wl, &free, 1, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		wait_lock_acquire_slow(wl);
@@ -32,6 +33,11 @@ static inline void wait_lock_acquire(int *wl)
 
 static inline void wait_lock_release(int *wl)
 {
+	/*
+	 * RELEASE pairs with the next holder's ACQUIRE CAS or exchange.  A
+	 * sleeper that set 2 after we read 1 is not lost: its FUTEX_WAIT
+	 * finds 0 (the kernel compares under its hash-bucket lock).
+	 */
 	if (__atomic_exchange_n(wl, 0, __ATOMIC_RELEASE) == 2)
 		wait_lock_wake(wl);
 }
@@ -73,6 +79,8 @@ static inline void wait_lock_irq_acquire(int *wl, struct wait_lock_irq *n)
 	n->deferred = 0;
 	n->deferred_all = 0;
 	n->prev = wait_lock_irq_top;
+	/* Signal fences: only this thread's handlers read these (no CPU
+	 * barrier needed, on any CPU); they keep the compiler's order. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	wait_lock_irq_top = n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -86,6 +94,7 @@ static inline bool wait_lock_irq_release(int *wl, struct wait_lock_irq *n)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	wait_lock_irq_top = n->prev;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* RELAXED: written by a handler of this thread, not another one. */
 	return __atomic_load_n(&n->deferred, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&n->deferred_all, __ATOMIC_RELAXED);
 }

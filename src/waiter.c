@@ -139,6 +139,7 @@ static void __attribute__((constructor)) waiter_fork_setup(void)
 struct kmutex_waiter *waiter_first(struct kmutex_list *head)
 {
 	struct kmutex_waiter *w;
+	/* RELAXED: see waiter_stamp(). */
 	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 
 	while ((w = list_first_entry_or_null(head, struct kmutex_waiter,

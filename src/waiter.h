@@ -40,11 +40,18 @@ extern unsigned int waiter_fork_gen;
 /* Stamp @w as queued now, in this process. */
 static inline void waiter_stamp(struct kmutex_waiter *w)
 {
+	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 }
 
 struct kmutex_waiter *waiter_first(struct kmutex_list *head);
 
+/*
+ * The waker's RELEASE (WOKEN, HANDOFF: a lock or unit handed over) pairs
+ * with the sleeper's ACQUIRE read after futex_wait(): a thread handed a
+ * lock sees the last owner's critical section, whose RELEASE the waker
+ * acquired (on count, or through wait_lock) before it handed over.
+ */
 static inline int waiter_state(struct kmutex_waiter *w)
 {
 	return __atomic_load_n(&w->state, __ATOMIC_ACQUIRE);

@@ -15,6 +15,9 @@
 set -u
 CC=${CC:-cc}
 B=${B:-build}
+# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
+RUN=()
+[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -104,7 +107,7 @@ check() {
 		fail=1
 		return
 	fi
-	out=$("$tmp/cancel" | tr '\n' ' ')
+	out=$("${RUN[@]}" "$tmp/cancel" | tr '\n' ' ')
 	if [ "$out" = "$2" ]; then
 		echo "ok: built with '${1:-no -fexceptions}': $out"
 	else

@@ -10,12 +10,16 @@
 #       (shared, then static) whose ABBA order is reported with the title,
 #       the locks and the program's function names, and which
 #       KMUTEX_DEBUG=abort aborts;
-#   (c) in-tree: -DKMUTEX_DEBUG -Iinclude build/libkmutex-debug.a plus
-#       the link flags of kmutex-debug.pc.
+#   (c) in-tree, as docs/debugging.md says: -DKMUTEX_DEBUG
+#       -fno-optimize-sibling-calls -funwind-tables -Iinclude
+#       build/libkmutex-debug.a plus the link flags of kmutex-debug.pc.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
 B=${B:-build}
+# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
+RUN=()
+[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,7 +94,7 @@ fi
 # run NAME LIBPATH: the report, the names, going on, and the abort.
 check_run() {
 	local name=$1 libpath=$2 out rc
-	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "$tmp/$name" 2>&1)
+	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "${RUN[@]}" "$tmp/$name" 2>&1)
 	rc=$?
 	[ $rc = 0 ] || bad "$name: exit $rc"
 	for want in "WARNING: possible circular locking dependency detected" \
@@ -102,7 +106,7 @@ check_run() {
 	done
 	# In $(...), so that bash does not announce the abort.
 	rc=$(LD_LIBRARY_PATH=$libpath KMUTEX_DEBUG=abort timeout 60 \
-		"$tmp/$name" > "$tmp/$name.abort" 2>&1; echo $?)
+		"${RUN[@]}" "$tmp/$name" > "$tmp/$name.abort" 2>&1; echo $?)
 	[ $rc = 134 ] || bad "$name: KMUTEX_DEBUG=abort: exit $rc, not SIGABRT (134)"
 	! grep -q '^done' "$tmp/$name.abort" || bad "$name: went on after abort"
 	echo "$name: reported, went on; aborted under KMUTEX_DEBUG=abort"
@@ -163,7 +167,8 @@ fi
 # --- (c) in-tree ------------------------------------------------------------------
 intree="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal"
 # shellcheck disable=SC2086
-build in-tree static -DKMUTEX_DEBUG -Iinclude "$B/libkmutex-debug.a" $intree &&
+build in-tree static -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables \
+	-Iinclude "$B/libkmutex-debug.a" $intree &&
 	check_run in-tree ""
 
 exit $fail

@@ -15,6 +15,9 @@
 set -u
 CC=${CC:-cc}
 B=${B:-build}
+# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
+RUN=()
+[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
 fail=0
 tmp=$(mktemp -d)
 # The .pc files made for this test's PREFIXes must not be left for a
@@ -91,7 +94,7 @@ build_and_run() {
 		[ "$linkage" = static ] ||
 			bad "$name: not linked against libkmutex.so"
 	fi
-	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "$tmp/$name" 2>&1)
+	out=$(LD_LIBRARY_PATH=$libpath timeout 60 "${RUN[@]}" "$tmp/$name" 2>&1)
 	if [ $? != 0 ] || [ "$out" != $expected ]; then
 		bad "$name: ran wrong: '$out' (expected $expected)"
 	else

@@ -20,7 +20,9 @@ trap 'rm -rf "$tmp"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 list() { tr '\n' ' ' < "$1"; }
 
-for tool in nm readelf; do
+NM=${NM:-nm}		# the target's (make test-aarch64 sets them)
+READELF=${READELF:-readelf}
+for tool in "$NM" "$READELF"; do
 	command -v $tool > /dev/null ||
 		{ echo "SKIP: $tool not installed"; exit 77; }
 done
@@ -34,7 +36,7 @@ prefixed='^(__)?kmutex_'
 # --- the shared libraries ---------------------------------------------------
 check_shared() {	# NAME (libkmutex, libkmutex-debug)
 	local so=$B/$1.so soname
-	nm -D --defined-only "$so" > "$tmp/dyn" || bad "nm -D $so failed"
+	"$NM" -D --defined-only "$so" > "$tmp/dyn" || bad "nm -D $so failed"
 	# "ADDR TYPE NAME[@@VERSION]"; the version node is an absolute symbol.
 	awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/dyn" |
 		sort -u > "$tmp/dyn.names"
@@ -52,7 +54,7 @@ check_shared() {	# NAME (libkmutex, libkmutex-debug)
 		> "$tmp/dyn.abs" && bad "$1.so: unexpected absolute symbols:" \
 			"$(list "$tmp/dyn.abs")"
 
-	soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+	soname=$("$READELF" -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 	case $soname in
 	"$1".so.[0-9]*)
 		echo "$1.so: SONAME $soname"
@@ -66,7 +68,7 @@ check_shared() {	# NAME (libkmutex, libkmutex-debug)
 # in an archive is one that a program linked with it may not define.
 check_static() {	# NAME
 	local ar=$B/$1.a name
-	nm -g --defined-only "$ar" 2> /dev/null |
+	"$NM" -g --defined-only "$ar" 2> /dev/null |
 		awk 'NF == 3 { print $3 }' | sort -u > "$tmp/ar.names"
 	grep -q '^kmutex_' "$tmp/ar.names" ||
 		bad "$1.a has no kmutex_ names (nm output?)"

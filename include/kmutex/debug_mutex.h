@@ -94,7 +94,10 @@ static inline struct mutex *__kmutex_mutex_acquired(struct mutex *lock)
 	return lock;
 }
 
-/* The uncontended attempt, as in production; src/mutex.c spins with it. */
+/*
+ * The uncontended attempt, as in production; src/mutex.c spins with it.
+ * ACQUIRE pairs with the unlock's RELEASE, as in <linux/mutex.h>.
+ */
 static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 {
 	int unlocked = 1;
@@ -159,6 +162,7 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
  */
 static inline bool mutex_is_locked(struct mutex *lock)
 {
+	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
 

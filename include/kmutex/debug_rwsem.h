@@ -185,6 +185,7 @@ __KMUTEX_RWSEM_CALL(void, __kmutex_downgrade_write,
  */
 static inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
+	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
 		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }

@@ -56,12 +56,15 @@ static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 	int c = 0;
 
 	if (read) {
+		/* ACQUIRE pairs with the writer's RELEASE in
+		 * __kmutex_rwsem_up() or kmutex_rwsem_wake(). */
 		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
 				       __ATOMIC_ACQUIRE);
 		if (__kmutex_likely(!(c & __KMUTEX_RWSEM_READ_FAILED_MASK)))
 			return 0;
 		return kmutex_down_read_slowpath(sem, intr);
 	}
+	/* ACQUIRE pairs with the RELEASE of the last reader or writer out. */
 	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count, &c,
 			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
 			__ATOMIC_RELAXED)))
@@ -76,6 +79,7 @@ static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
 					  int read)
 {
+	/* RELAXED: only the CAS's first guess; the CAS acquires. */
 	int c = read ? __atomic_load_n(&sem->count, __ATOMIC_RELAXED) : 0;
 
 	if (!read)
@@ -102,6 +106,10 @@ static inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
 {
 	int c = RWSEM_WRITER_LOCKED;
 
+	/*
+	 * RELEASE pairs with the ACQUIRE of the writer (or reader) that
+	 * next reads count: the fast paths above, the slow paths' RMWs.
+	 */
 	if (read) {
 		c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
 				       __ATOMIC_RELEASE);
@@ -116,6 +124,7 @@ static inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
 /* The write lock becomes a read lock; waiting readers may join. */
 static inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
 {
+	/* RELEASE: readers let in now see the writer's critical section. */
 	int c = __atomic_add_fetch(&sem->count,
 			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
 			__ATOMIC_RELEASE);

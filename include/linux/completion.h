@@ -69,6 +69,7 @@ static inline void init_completion(struct completion *x)
  */
 static inline void reinit_completion(struct completion *x)
 {
+	/* RELAXED: as in the kernel, no complete() or waiter may race it. */
 	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
 }
 
@@ -161,6 +162,7 @@ wait_for_completion_interruptible_timeout(struct completion *x,
  */
 static inline bool try_wait_for_completion(struct completion *x)
 {
+	/* ACQUIRE pairs with complete()'s RELEASE (src/completion.c). */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
 	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
@@ -174,6 +176,7 @@ static inline bool try_wait_for_completion(struct completion *x)
  */
 static inline bool completion_done(struct completion *x)
 {
+	/* ACQUIRE: "done" means the completer's writes are visible. */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
 	/* The caller may free @x now: let complete() finish with it first. */

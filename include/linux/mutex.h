@@ -106,7 +106,12 @@ static inline void mutex_destroy(struct mutex *lock)
 	__kmutex_tsan_destroy(lock);
 }
 
-/* 1 -> 0: the whole uncontended lock, one atomic instruction. */
+/*
+ * 1 -> 0: the whole uncontended lock, one atomic instruction.  ACQUIRE
+ * pairs with the RELEASE that made count 1: __kmutex_mutex_unlock()'s
+ * CAS, or the store in kmutex_mutex_unlock_slowpath(); the failure
+ * order is RELAXED: a failed attempt takes nothing.
+ */
 static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 {
 	int unlocked = 1;
@@ -179,7 +184,12 @@ static inline int mutex_trylock(struct mutex *lock)
 	return ok;
 }
 
-/* 0 -> 1; anything else (waiters, or not locked at all) goes slow. */
+/*
+ * 0 -> 1; anything else (waiters, or not locked at all) goes slow.
+ * RELEASE pairs with the ACQUIRE of the next owner's CAS or exchange on
+ * count (__kmutex_mutex_trylock_fast(), mutex_lock_common()); a failed
+ * CAS publishes nothing (RELAXED): the slow path releases for it.
+ */
 static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
 {
 	int locked = 0;
@@ -215,6 +225,7 @@ static inline void mutex_unlock(struct mutex *lock)
  */
 static inline bool mutex_is_locked(struct mutex *lock)
 {
+	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
 

@@ -279,6 +279,7 @@ static inline void downgrade_write(struct rw_semaphore *sem)
  */
 static inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
+	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
 		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }

@@ -78,6 +78,7 @@ static inline void sema_init(struct semaphore *sem, int val)
 /* Take a unit if one is free, without waiting: count n > 0 -> n - 1. */
 static inline bool __kmutex_down_fast(struct semaphore *sem)
 {
+	/* RELAXED guess; the CAS's ACQUIRE pairs with up()'s RELEASE. */
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	while (c > 0)
@@ -168,6 +169,7 @@ static inline void up(struct semaphore *sem)
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	__kmutex_tsan_release(sem);
+	/* RELEASE pairs with the ACQUIRE of the down() that takes it. */
 	while (c >= 0 && c < INT_MAX)
 		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
 						__ATOMIC_RELEASE,
