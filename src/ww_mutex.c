@@ -206,9 +206,11 @@ static void ww_check_waiters(struct ww_mutex *lock,
 			if (x->ctx != self &&
 			    ww_must_back_off(true, x, owner, first))
 				ww_wake(x);
-		} else if (first && owner && ww_acquired(x->ctx) > 0 &&
+		} else if (owner && ww_acquired(x->ctx) > 0 &&
 			   ww_older(x->ctx, owner)) {
+			/* Not only the first: it may hold nothing. */
 			ww_wound(owner, self);
+			break;
 		}
 		first = false;
 	}
