@@ -175,8 +175,8 @@ static inline void ww_acquire_fini(struct ww_acquire_ctx *ctx)
 }
 
 /* Common to every lock call: the mutex fast path, then the context. */
-static inline int __kmutex_ww_lock(struct ww_mutex *lock,
-				   struct ww_acquire_ctx *ctx, int flags)
+static inline int __kmutex_ww_lock_raw(struct ww_mutex *lock,
+				       struct ww_acquire_ctx *ctx, int flags)
 {
 	/* A wounded context backs off at its next lock, even of a free one. */
 	if (ctx && __kmutex_unlikely(__atomic_load_n(&ctx->wounded,
@@ -194,6 +194,22 @@ static inline int __kmutex_ww_lock(struct ww_mutex *lock,
 		return 0;
 	}
 	return kmutex_ww_mutex_lock_slowpath(lock, ctx, flags);
+}
+
+/*
+ * Told to ThreadSanitizer (kmutex/tsan.h) as a trylock: a ww lock may
+ * fail, and its order is free by design, so it must add no lock-order
+ * edge to TSan's deadlock detector.
+ */
+static inline int __kmutex_ww_lock(struct ww_mutex *lock,
+				   struct ww_acquire_ctx *ctx, int flags)
+{
+	int ret;
+
+	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	ret = __kmutex_ww_lock_raw(lock, ctx, flags);
+	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, ret == 0);
+	return ret;
 }
 
 /**
@@ -276,8 +292,11 @@ static inline int ww_mutex_trylock(struct ww_mutex *lock,
 	if (ctx)
 		__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx, 0,
 						       "ww_mutex_trylock"));
-	if (!__kmutex_mutex_trylock_fast(&lock->base))
+	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	if (!__kmutex_mutex_trylock_fast(&lock->base)) {
+		__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, false);
 		return 0;
+	}
 	if (ctx) {
 		__atomic_store_n(&lock->ctx, ctx, __ATOMIC_SEQ_CST);
 		ctx->acquired++;
@@ -285,6 +304,7 @@ static inline int ww_mutex_trylock(struct ww_mutex *lock,
 						      __ATOMIC_SEQ_CST) < 0))
 			kmutex_ww_mutex_fast_waiters(lock, ctx);
 	}
+	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, true);
 	return 1;
 }
 
@@ -302,6 +322,7 @@ static inline void ww_mutex_unlock(struct ww_mutex *lock)
 	int locked = 0;
 
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_unlock(lock, "ww_mutex_unlock"));
+	__kmutex_tsan_pre_unlock(lock, 0);
 	if (ctx) {
 		/* A wound is for the locks held: none left, none kept. */
 		if (ctx->acquired > 0 && --ctx->acquired == 0)
@@ -311,6 +332,7 @@ static inline void ww_mutex_unlock(struct ww_mutex *lock)
 	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&lock->base.count,
 			&locked, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
 		kmutex_mutex_unlock_slowpath(&lock->base, "ww_mutex_unlock");
+	__kmutex_tsan_post_unlock(lock, 0);
 }
 
 /**
