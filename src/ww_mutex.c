@@ -50,6 +50,7 @@
 
 #include <linux/ww_mutex.h>
 
+#include "cpu.h"
 #include "list.h"
 #include "wait_lock.h"
 #include "waiter.h"
@@ -58,6 +59,14 @@ struct ww_waiter {
 	struct kmutex_waiter w;		/* on lock->base.wait_list */
 	struct ww_acquire_ctx *ctx;	/* NULL: locked as a plain mutex */
 };
+
+/*
+ * As src/mutex.c: a waiter that lost to bargers this long asks for a
+ * handoff, which mutex.c's unlock gives to the first (oldest) waiter.
+ */
+#ifndef WW_STARVE_NS
+#define WW_STARVE_NS		1000000ull
+#endif
 
 static unsigned long ww_stamp_counter;
 
@@ -342,7 +351,7 @@ KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
 	me.w.state = WAITER_SLEEPING;
 	me.w.want_handoff = 0;
 	me.w.flags = 0;
-	me.w.since = 0;
+	me.w.since = now_ns();
 	waiter_stamp(&me.w);
 	ww_enqueue(&lock->base, &me);
 	for (;;) {
@@ -364,6 +373,8 @@ KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
 		if (__atomic_exchange_n(&lock->base.count, -1,
 					__ATOMIC_SEQ_CST) == 1)
 			goto acquired;
+		if (now_ns() - me.w.since >= WW_STARVE_NS)
+			me.w.want_handoff = 1;
 		waiter_set_state(&me.w, WAITER_SLEEPING);
 	}
 	ww_leave(&lock->base, &me);
