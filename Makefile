@@ -88,7 +88,9 @@ $(B)/libkmutex.so: $(B)/libkmutex.so.$(SOMAJOR)
 # (as locktorture's busted lock): 1 lets two owners in now and then,
 # 2 drops a wake-up now and then (see KMUTEX_BUSTED in src/mutex.c);
 # 3 lets a woken reader in beside a writer now and then, 4 leaves all
-# but one of a batch of woken readers asleep (src/rwsem.c).
+# but one of a batch of woken readers asleep (src/rwsem.c); 5 lets a
+# second ww_mutex owner in now and then, 6 never backs a ww context off
+# (src/ww_mutex.c).
 $(B)/busted%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 	mkdir -p $(@D)/obj
 	for s in $(LIB_SRCS); do \
@@ -111,10 +113,10 @@ $(B)/obj $(B)/tests:
 TEST_SRCS := $(filter-out tests/debug_%.c,$(wildcard tests/*.c))
 TEST_SH   := $(wildcard tests/*.sh)
 TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%) $(TEST_SH:tests/%.sh=$(B)/tests/%)
-BUSTED    := 1 2 3 4
+BUSTED    := 1 2 3 4 5 6
 # The tests that tests/run's BUSTED_CATCHERS runs against them.
 BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem \
-		stress_mutex_signals
+		stress_mutex_signals ww_mutex_stress
 TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a) \
 	     $(B)/race/libkmutex.a
 

@@ -8,7 +8,7 @@
  * own struct list_head and list operations, atomic_t, container_of,
  * likely(), READ_ONCE(), bool/true/false the way <linux/types.h> does,
  * a spinlock, current, jiffies ... as a port of kernel code carries
- * them.  Then it includes all five public headers, twice, in two
+ * them.  Then it includes all six public headers, twice, in two
  * different orders, with the headers that pull in the others first.
  * If a header defined any of those names (or a macro here broke a
  * header), this would not compile; if the two sets of definitions got
@@ -162,6 +162,7 @@ static inline struct task_struct *get_current(void)
 extern volatile unsigned long jiffies;	/* declared, never used */
 
 /* --- kmutex, twice, in two orders ---------------------------------------- */
+#include <linux/ww_mutex.h>
 #include <linux/cleanup.h>
 #include <linux/completion.h>
 #include <linux/rwsem.h>
@@ -173,6 +174,7 @@ extern volatile unsigned long jiffies;	/* declared, never used */
 #include <linux/rwsem.h>
 #include <linux/completion.h>
 #include <linux/cleanup.h>
+#include <linux/ww_mutex.h>
 
 /* --- both at work ---------------------------------------------------------- */
 #include <errno.h>
@@ -282,6 +284,19 @@ int main(void)
 	complete_all(&global_done);
 	wait_for_completion(&global_done);
 	CHECK(wait_for_completion_timeout(&global_done, HZ) == HZ);
+
+	{
+		static DEFINE_WW_CLASS(shim_ww_class);
+		struct ww_acquire_ctx ctx;
+		struct ww_mutex ww;
+
+		ww_mutex_init(&ww, &shim_ww_class);
+		ww_acquire_init(&ctx, &shim_ww_class);
+		CHECK(ww_mutex_lock(&ww, &ctx) == 0);
+		CHECK(ww_mutex_lock(&ww, &ctx) == -EALREADY);
+		ww_mutex_unlock(&ww);
+		ww_acquire_fini(&ctx);
+	}
 
 	spin_lock(&global_spin);
 	spin_unlock(&global_spin);

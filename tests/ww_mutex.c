@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ww_mutex - the API's return values and the two classes' rules, one
+ * deterministic case each (the cases of the kernel's test-ww_mutex.c:
+ * basic, AA, ABBA with and without backing off, an N-way cycle), plus
+ * -EINTR and a NULL context.  Thread B is always the younger context:
+ * its ww_acquire_init() comes after A's.
+ */
+#include <linux/ww_mutex.h>
+
+#include "harness.h"
+
+static DEFINE_WW_CLASS(ww_class);
+static DEFINE_WD_CLASS(wd_class);
+
+static struct ww_mutex l1, l2, l3;
+static struct ww_acquire_ctx a;		/* the older context, main thread */
+static int b_step, b_ret, b_ret2;
+static int sig_seen;
+
+static int queued(struct ww_mutex *lock)
+{
+	return test_waiters(&lock->base.wait_list);
+}
+
+static void init_locks(struct ww_class *c)
+{
+	ww_mutex_init(&l1, c);
+	ww_mutex_init(&l2, c);
+	ww_mutex_init(&l3, c);
+}
+
+static void basic(struct ww_class *c)
+{
+	struct ww_acquire_ctx ctx;
+
+	init_locks(c);
+	ww_acquire_init(&ctx, c);
+	CHECK_EQ(ww_mutex_lock(&l1, &ctx), 0);
+	CHECK(ww_mutex_is_locked(&l1));
+	CHECK(l1.ctx == &ctx);
+	CHECK_EQ(ctx.acquired, 1);
+	CHECK_EQ(ww_mutex_lock(&l1, &ctx), -EALREADY);		/* AA */
+	CHECK_EQ(ww_mutex_lock_interruptible(&l1, &ctx), -EALREADY);
+	CHECK_EQ(ww_mutex_trylock(&l1, &ctx), 0);
+	CHECK_EQ(ww_mutex_trylock(&l1, NULL), 0);
+	CHECK_EQ(ww_mutex_lock_interruptible(&l2, &ctx), 0);
+	CHECK_EQ(ww_mutex_trylock(&l3, &ctx), 1);
+	CHECK(l3.ctx == &ctx);
+	CHECK_EQ(ctx.acquired, 3);
+	ww_acquire_done(&ctx);
+	ww_mutex_unlock(&l3);
+	ww_mutex_unlock(&l2);
+	ww_mutex_unlock(&l1);
+	CHECK(!ww_mutex_is_locked(&l1) && l1.ctx == NULL);
+	CHECK_EQ(ctx.acquired, 0);
+	ww_acquire_fini(&ctx);
+
+	/* A NULL context is a plain mutex. */
+	CHECK_EQ(ww_mutex_lock(&l1, NULL), 0);
+	CHECK(ww_mutex_is_locked(&l1) && l1.ctx == NULL);
+	CHECK_EQ(ww_mutex_trylock(&l1, NULL), 0);
+	ww_mutex_unlock(&l1);
+	CHECK_EQ(ww_mutex_lock_interruptible(&l1, NULL), 0);
+	ww_mutex_unlock(&l1);
+	CHECK_EQ(ww_mutex_trylock(&l1, NULL), 1);
+	ww_mutex_unlock(&l1);
+	ww_mutex_destroy(&l1);
+	ww_mutex_destroy(&l2);
+	ww_mutex_destroy(&l3);
+}
+
+/* B: younger; takes l2, then wants l1 (held by A); backs off if told. */
+static void *younger_abba(void *arg)
+{
+	struct ww_class *c = arg;
+	struct ww_acquire_ctx b;
+
+	ww_acquire_init(&b, c);
+	CHECK_EQ(ww_mutex_lock(&l2, &b), 0);
+	__atomic_store_n(&b_step, 1, __ATOMIC_RELEASE);
+	b_ret = ww_mutex_lock(&l1, &b);
+	if (b_ret == -EDEADLK) {
+		ww_mutex_unlock(&l2);
+		__atomic_store_n(&b_step, 2, __ATOMIC_RELEASE);
+		ww_mutex_lock_slow(&l1, &b);	/* waits for A */
+		CHECK(l1.ctx == &b);
+		CHECK_EQ(ww_mutex_lock(&l2, &b), 0);
+		ww_mutex_unlock(&l2);
+	} else {
+		CHECK_EQ(b_ret, 0);
+		ww_mutex_unlock(&l2);
+	}
+	ww_mutex_unlock(&l1);
+	ww_acquire_fini(&b);
+	__atomic_store_n(&b_step, 3, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * ABBA: A holds l1, B holds l2 and wants l1.  Wait-die: B (younger,
+ * holding a lock) dies at once.  Wound-wait: B waits; A then wants l2,
+ * wounds B, and B's wait for l1 returns -EDEADLK.  Either way A gets
+ * l2 and B finishes after A.
+ */
+static void abba(struct ww_class *c)
+{
+	pthread_t t;
+
+	init_locks(c);
+	b_step = 0;
+	ww_acquire_init(&a, c);
+	CHECK_EQ(ww_mutex_lock(&l1, &a), 0);
+	CHECK(pthread_create(&t, NULL, younger_abba, c) == 0);
+	WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) >= 1, 10000);
+	if (c->is_wait_die) {
+		/* B dies without waiting: it drops l2 by itself. */
+		WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) >= 2,
+			   10000);
+		CHECK_EQ(b_ret, -EDEADLK);
+	} else {
+		/* B sleeps in its lock of l1, holding l2. */
+		WAIT_UNTIL(queued(&l1) == 1, 10000);
+		test_sleep_ms(20);
+		CHECK_EQ(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE), 1);
+	}
+	CHECK_EQ(ww_mutex_lock(&l2, &a), 0);	/* the older progresses */
+	if (!c->is_wait_die)
+		CHECK_EQ(b_ret, -EDEADLK);
+	CHECK_EQ(a.acquired, 2);
+	/* B is in ww_mutex_lock_slow(l1): it holds nothing, so it waits. */
+	WAIT_UNTIL(queued(&l1) == 1, 10000);
+	CHECK_EQ(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE), 2);
+	ww_mutex_unlock(&l2);
+	ww_mutex_unlock(&l1);
+	ww_acquire_fini(&a);
+	pthread_join(t, NULL);
+	CHECK_EQ(b_step, 3);
+}
+
+/* B: younger, holds l1; waits for A's signal, then unlocks. */
+static void *younger_holder(void *arg)
+{
+	struct ww_class *c = arg;
+	struct ww_acquire_ctx b;
+
+	ww_acquire_init(&b, c);
+	CHECK_EQ(ww_mutex_lock(&l1, &b), 0);
+	__atomic_store_n(&b_step, 1, __ATOMIC_RELEASE);
+	WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) == 2, 10000);
+	WAIT_UNTIL(queued(&l1) == 1, 10000);
+	if (!c->is_wait_die)
+		WAIT_UNTIL(__atomic_load_n(&b.wounded, __ATOMIC_RELAXED), 10000);
+	/* Wound-wait: A waits for l1 and wounded B; l3 is free. */
+	b_ret2 = ww_mutex_lock(&l3, &b);
+	if (b_ret2 == 0)
+		ww_mutex_unlock(&l3);
+	ww_mutex_unlock(&l1);
+	ww_acquire_fini(&b);
+	__atomic_store_n(&b_step, 3, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* The older context (holding l2) waits for the younger holder of l1. */
+static void older_waits(struct ww_class *c)
+{
+	pthread_t t;
+
+	init_locks(c);
+	b_step = 0;
+	CHECK(pthread_create(&t, NULL, younger_holder, c) == 0);
+	WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) == 1, 10000);
+	ww_acquire_init(&a, c);
+	/* A's stamp is later than B's: make A the older by hand. */
+	a.stamp = l1.ctx->stamp - 1;
+	CHECK_EQ(ww_mutex_lock(&l2, &a), 0);
+	__atomic_store_n(&b_step, 2, __ATOMIC_RELEASE);
+	/* A waits (older never dies); B unlocks l1 when done. */
+	CHECK_EQ(ww_mutex_lock(&l1, &a), 0);
+	WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) == 3, 10000);
+	if (c->is_wait_die)
+		CHECK_EQ(b_ret2, 0);		/* nobody wounds in wait-die */
+	else
+		CHECK_EQ(b_ret2, -EDEADLK);	/* wounded, even for free l3 */
+	ww_mutex_unlock(&l1);
+	ww_mutex_unlock(&l2);
+	ww_acquire_fini(&a);
+	pthread_join(t, NULL);
+}
+
+/* A younger context that holds nothing waits, in either class. */
+static void *younger_empty(void *arg)
+{
+	struct ww_class *c = arg;
+	struct ww_acquire_ctx b;
+
+	ww_acquire_init(&b, c);
+	__atomic_store_n(&b_step, 1, __ATOMIC_RELEASE);
+	b_ret = ww_mutex_lock(&l1, &b);
+	if (b_ret == 0)
+		ww_mutex_unlock(&l1);
+	ww_acquire_fini(&b);
+	__atomic_store_n(&b_step, 2, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void younger_holding_nothing(struct ww_class *c)
+{
+	pthread_t t;
+
+	init_locks(c);
+	b_step = 0;
+	ww_acquire_init(&a, c);
+	CHECK_EQ(ww_mutex_lock(&l1, &a), 0);
+	CHECK(pthread_create(&t, NULL, younger_empty, c) == 0);
+	WAIT_UNTIL(queued(&l1) == 1, 10000);
+	test_sleep_ms(20);
+	CHECK_EQ(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE), 1);
+	ww_mutex_unlock(&l1);
+	ww_acquire_fini(&a);
+	pthread_join(t, NULL);
+	CHECK_EQ(b_ret, 0);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&sig_seen, 1, __ATOMIC_RELAXED);
+}
+
+static void *intr_waiter(void *arg)
+{
+	struct ww_acquire_ctx b;
+
+	ww_acquire_init(&b, arg);
+	__atomic_store_n(&b_ret, ww_mutex_lock_interruptible(&l1, &b),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&b_ret2, ww_mutex_lock_slow_interruptible(&l1, &b),
+			 __ATOMIC_RELAXED);
+	ww_acquire_fini(&b);
+	return NULL;
+}
+
+/* -EINTR from both interruptible calls; the lock is not taken. */
+static void interrupted(struct ww_class *c)
+{
+	pthread_t t;
+	int i;
+
+	init_locks(c);
+	test_handle_signal(SIGUSR1, on_signal, 0);
+	CHECK_EQ(ww_mutex_lock(&l1, NULL), 0);
+	b_ret = b_ret2 = 1;
+	CHECK(pthread_create(&t, NULL, intr_waiter, c) == 0);
+	for (i = 0; i < 2; i++) {
+		int *ret = i ? &b_ret2 : &b_ret;
+
+		WAIT_UNTIL(queued(&l1) == 1, 10000);
+		test_sleep_ms(10);
+		pthread_kill(t, SIGUSR1);
+		WAIT_UNTIL(__atomic_load_n(ret, __ATOMIC_RELAXED) != 1, 10000);
+	}
+	pthread_join(t, NULL);
+	CHECK_EQ(b_ret, -EINTR);
+	CHECK_EQ(b_ret2, -EINTR);
+	CHECK(l1.ctx == NULL);
+	ww_mutex_unlock(&l1);
+}
+
+/* N contexts, each holding lock i and wanting lock i + 1: a cycle. */
+#define NCYCLE 5
+static struct ww_mutex ring[NCYCLE];
+static pthread_barrier_t cycle_barrier;
+static struct ww_class *cycle_class;
+static int cycle_done;
+
+static void *cycle_fn(void *arg)
+{
+	int i = (int)(intptr_t)arg, n = (i + 1) % NCYCLE;
+	struct ww_acquire_ctx ctx;
+	struct ww_mutex *first = &ring[i], *second = &ring[n];
+	int ret;
+
+	ww_acquire_init(&ctx, cycle_class);
+	CHECK_EQ(ww_mutex_lock(first, &ctx), 0);
+	pthread_barrier_wait(&cycle_barrier);
+	while ((ret = ww_mutex_lock(second, &ctx)) == -EDEADLK) {
+		struct ww_mutex *t;
+
+		ww_mutex_unlock(first);
+		ww_mutex_lock_slow(second, &ctx);
+		t = first;
+		first = second;
+		second = t;
+	}
+	CHECK_EQ(ret, 0);
+	ww_mutex_unlock(second);
+	ww_mutex_unlock(first);
+	ww_acquire_fini(&ctx);
+	__atomic_add_fetch(&cycle_done, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void cycle(struct ww_class *c)
+{
+	pthread_t t[NCYCLE];
+	int i;
+
+	for (i = 0; i < NCYCLE; i++)
+		ww_mutex_init(&ring[i], c);
+	cycle_class = c;
+	cycle_done = 0;
+	pthread_barrier_init(&cycle_barrier, NULL, NCYCLE);
+	for (i = 0; i < NCYCLE; i++)
+		CHECK(pthread_create(&t[i], NULL, cycle_fn,
+				     (void *)(intptr_t)i) == 0);
+	for (i = 0; i < NCYCLE; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&cycle_barrier);
+	CHECK_EQ(cycle_done, NCYCLE);
+	for (i = 0; i < NCYCLE; i++)
+		CHECK(!ww_mutex_is_locked(&ring[i]));
+}
+
+int main(void)
+{
+	struct ww_class *classes[] = { &wd_class, &ww_class };
+	int i, round;
+
+	test_watchdog(60);
+	CHECK_EQ(wd_class.is_wait_die, 1);
+	CHECK_EQ(ww_class.is_wait_die, 0);
+	for (i = 0; i < 2; i++) {
+		basic(classes[i]);
+		abba(classes[i]);
+		older_waits(classes[i]);
+		younger_holding_nothing(classes[i]);
+		interrupted(classes[i]);
+		for (round = 0; round < 20; round++)
+			cycle(classes[i]);
+	}
+	return 0;
+}
