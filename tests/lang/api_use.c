@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * api_use.c - one program in the common subset of C11 and C++17 that
- * uses the mutex, the semaphore, the rw_semaphore, the completion and a
- * guard, from two threads.  tests/headers_lang.sh compiles it as C with
+ * uses the mutex, the semaphore, the rw_semaphore, the percpu
+ * rw_semaphore, the completion and a guard, from two threads.  tests/headers_lang.sh compiles it as C with
  * -std=c11 -pedantic and as C++ (-x c++ -std=gnu++17), both with -Wall
  * -Wextra -Werror, links it against the library and runs it: a C++
  * program links only if the headers give the library's functions C
@@ -10,6 +10,7 @@
  */
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/percpu-rwsem.h>
 #include <linux/semaphore.h>
 #include <linux/completion.h>
 #include <linux/cleanup.h>
@@ -20,6 +21,7 @@ static DEFINE_MUTEX(lock);
 static DECLARE_RWSEM(rw);
 static DEFINE_SEMAPHORE(sem, 1);
 static DECLARE_COMPLETION(started);
+DEFINE_STATIC_PERCPU_RWSEM(prw);
 static long counter;
 
 static void *worker(void *arg)
@@ -36,6 +38,8 @@ static void *worker(void *arg)
 		up(&sem);
 		down_read(&rw);
 		up_read(&rw);
+		percpu_down_read(&prw);
+		percpu_up_read(&prw);
 	}
 	return NULL;
 }
@@ -61,6 +65,10 @@ int main(void)
 			counter++;
 		down_write(&rw);
 		up_write(&rw);
+		if (i % 1000 == 0) {
+			percpu_down_write(&prw);
+			percpu_up_write(&prw);
+		}
 	}
 	pthread_join(t, NULL);
 	if (counter != 20000)
@@ -78,6 +86,14 @@ int main(void)
 	complete(&c);
 	if (wait_for_completion_timeout(&c, msecs_to_jiffies(1000)) == 0)
 		return 6;
+	{
+		struct percpu_rw_semaphore p;
+
+		if (percpu_init_rwsem(&p) != 0 || !percpu_down_read_trylock(&p))
+			return 7;
+		percpu_up_read(&p);
+		percpu_free_rwsem(&p);
+	}
 	mutex_destroy(&m);
 	printf("ok\n");
 	return 0;
