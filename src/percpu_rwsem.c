@@ -6,6 +6,8 @@
  * The idea is the kernel's (kernel/locking/percpu-rwsem.c: per-CPU read
  * counters and a writer that blocks new readers and waits for the sum
  * to drain); rcu_sync is replaced here by a full barrier on each side.
+ * The handshake below is modelled in model/percpu_rwsem.pml (spin,
+ * model/check_percpu): change the two together.
  *
  * State:
  *   slots[i].count  readers counted on slot i, each slot on a cache line
