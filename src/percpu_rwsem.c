@@ -5,7 +5,11 @@
  *
  * The idea is the kernel's (kernel/locking/percpu-rwsem.c: per-CPU read
  * counters and a writer that blocks new readers and waits for the sum
- * to drain); rcu_sync is replaced here by a full barrier on each side.
+ * to drain); rcu_sync is replaced here by a full barrier on each side:
+ * every access of the handshake below is a sequentially consistent
+ * atomic (C11 then forbids the store-buffering outcome; on x86 the
+ * reader's lock xadd is the barrier, and ThreadSanitizer, which does not
+ * support standalone fences, understands it).
  * The handshake below is modelled in model/percpu_rwsem.pml (spin,
  * model/check_percpu): change the two together.
  *
@@ -123,17 +127,15 @@ static inline int *this_count(struct percpu_rw_semaphore *sem)
 /* count++; full barrier; is a writer there? */
 static inline bool reader_enter(struct percpu_rw_semaphore *sem)
 {
-	__atomic_fetch_add(this_count(sem), 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !__atomic_load_n(&sem->block, __ATOMIC_ACQUIRE);
+	__atomic_fetch_add(this_count(sem), 1, __ATOMIC_SEQ_CST);
+	return !__atomic_load_n(&sem->block, __ATOMIC_SEQ_CST);
 }
 
 /* count--; full barrier; wake a draining writer. */
 static void reader_leave(struct percpu_rw_semaphore *sem)
 {
-	__atomic_fetch_sub(this_count(sem), 1, __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&sem->block, __ATOMIC_RELAXED)) {
+	__atomic_fetch_sub(this_count(sem), 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sem->block, __ATOMIC_SEQ_CST)) {
 		__atomic_fetch_add(&sem->writer_seq, 1, __ATOMIC_SEQ_CST);
 		futex_wake(&sem->writer_seq, 1);
 	}
@@ -163,31 +165,32 @@ KMUTEX_API void kmutex_percpu_up_read(struct percpu_rw_semaphore *sem)
 	reader_leave(sem);
 }
 
+/*
+ * The sum of the counters (sequentially consistent loads, plain loads on
+ * x86): a reader's section happens before the writer's through its
+ * decrement.
+ */
 static unsigned int readers(struct percpu_rw_semaphore *sem)
 {
 	unsigned int sum = 0, i;
 
 	for (i = 0; i <= sem->mask; i++)
 		sum += (unsigned int)__atomic_load_n(&sem->slots[i].count,
-						     __ATOMIC_RELAXED);
+						     __ATOMIC_SEQ_CST);
 	return sum;
 }
 
 KMUTEX_API void kmutex_percpu_down_write(struct percpu_rw_semaphore *sem)
 {
 	down_write(&sem->rwsem);
-	__atomic_store_n(&sem->block, 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&sem->block, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
 		int seq = __atomic_load_n(&sem->writer_seq, __ATOMIC_SEQ_CST);
 
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (readers(sem) == 0)
 			break;
 		futex_wait(&sem->writer_seq, seq);
 	}
-	/* What the readers did inside happens before the writer's section. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 
 KMUTEX_API void kmutex_percpu_up_write(struct percpu_rw_semaphore *sem)
