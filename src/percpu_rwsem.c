@@ -82,7 +82,8 @@ static unsigned int slot_count(void)
 }
 
 KMUTEX_API int kmutex_percpu_init_rwsem(struct percpu_rw_semaphore *sem,
-					const char *name, const void *key)
+					const char *name, const void *key,
+					const char *site)
 {
 	unsigned int n = slot_count();
 	void *slots;
@@ -98,11 +99,17 @@ KMUTEX_API int kmutex_percpu_init_rwsem(struct percpu_rw_semaphore *sem,
 	sem->writer_seq = 0;
 	init_rwsem(&sem->rwsem);
 #ifdef KMUTEX_DEBUG
-	/* One class per percpu_init_rwsem() line, as the kernel has. */
+	/*
+	 * One class per percpu_init_rwsem() line, as the kernel has, and
+	 * reports name the caller's variable and line, not this file's.
+	 */
+	sem->rwsem.dep_map.name = name;
+	sem->rwsem.dep_map.site = site;
 	kmutex_lockdep_set_class(&sem->rwsem.dep_map, key, name);
 #else
 	(void)name;
 	(void)key;
+	(void)site;
 #endif
 	return 0;
 }

@@ -62,7 +62,8 @@ struct __kmutex_capability("percpu_rw_semaphore") percpu_rw_semaphore {
 #define DEFINE_STATIC_PERCPU_RWSEM(name) __DEFINE_PERCPU_RWSEM(name, static)
 
 int kmutex_percpu_init_rwsem(struct percpu_rw_semaphore *sem,
-			     const char *name, const void *key);
+			     const char *name, const void *key,
+			     const char *site);
 void kmutex_percpu_free_rwsem(struct percpu_rw_semaphore *sem);
 void kmutex_percpu_down_read(struct percpu_rw_semaphore *sem)
 	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
@@ -82,14 +83,15 @@ void kmutex_percpu_up_write(struct percpu_rw_semaphore *sem)
  * Allocates one reader counter per possible CPU (rounded up to a power
  * of two), each on its own cache line.  In the debugging build the
  * inner rw_semaphore that writers take gets a lock class per call site,
- * named after @sem.
+ * and reports name it after @sem and this line.
  *
  * Return: 0, or -ENOMEM (nothing to free then).
  */
 #define percpu_init_rwsem(sem)						\
 	__extension__ ({						\
 		static char __kmutex_key;	/* the class: its address */ \
-		kmutex_percpu_init_rwsem((sem), #sem, &__kmutex_key);	\
+		kmutex_percpu_init_rwsem((sem), #sem, &__kmutex_key,	\
+					 __KMUTEX_SITE);		\
 	})
 
 /**
