@@ -182,8 +182,9 @@ static void completion_do(struct completion *x, bool all)
 			__atomic_store_n(&held->deferred_all, 1,
 					 __ATOMIC_RELAXED);
 		else
-			__atomic_store_n(&held->deferred, held->deferred + 1,
-					 __ATOMIC_RELAXED);
+			/* One instruction: a nested handler cannot split it. */
+			__atomic_fetch_add(&held->deferred, 1,
+					   __ATOMIC_RELAXED);
 		return;
 	}
 	completion_lock(x, &n, all ? "complete_all" : "complete");

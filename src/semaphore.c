@@ -199,8 +199,9 @@ static void sem_up(struct semaphore *sem)
 		}
 		held = wait_lock_irq_find(&sem->wait_lock);
 		if (held) {	/* a handler interrupted its thread's holder */
-			__atomic_store_n(&held->deferred, held->deferred + 1,
-					 __ATOMIC_RELAXED);
+			/* One instruction: a nested handler cannot split it. */
+			__atomic_fetch_add(&held->deferred, 1,
+					   __ATOMIC_RELAXED);
 			return;
 		}
 		RACE_POINT(KMUTEX_RACE_UP_LOCKING);
