@@ -17,7 +17,7 @@
 #   make test-debug the debugging build's tests, built with gcc and with
 #                   clang (build-debug-gcc/, build-debug-clang/)
 #   make check-models  the spin models (model/check, model/check_rwsem,
-#                   model/check_semaphore)
+#                   model/check_semaphore, model/check_percpu)
 #   make coverage   the suite built with gcov, in build-cov/; prints the
 #                   line coverage of src/*.c and src/debug/*.c and fails
 #                   below COV_MIN (90) percent

@@ -21,6 +21,7 @@ struct rwlock_ops {
 };
 
 extern const struct rwlock_ops kmutex_rwsem_ops;	/* rwlock_kmutex.c */
+extern const struct rwlock_ops kmutex_percpu_rwsem_ops; /* rwlock_percpu.c */
 extern const struct rwlock_ops pthread_rwlock_ops;	/* rwlock_pthread.c */
 extern const struct rwlock_ops pthread_rwlock_wp_ops;	/* rwlock_pthread.c */
 

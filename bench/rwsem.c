@@ -26,6 +26,7 @@ const struct rwlock_ops *const all_rwlocks[] = {
 	&kmutex_rwsem_ops,
 	&pthread_rwlock_ops,
 	&pthread_rwlock_wp_ops,
+	&kmutex_percpu_rwsem_ops,
 };
 
 const unsigned int nr_all_rwlocks =

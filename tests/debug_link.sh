@@ -12,7 +12,10 @@
 #       KMUTEX_DEBUG=abort aborts;
 #   (c) in-tree, as docs/debugging.md says: -DKMUTEX_DEBUG
 #       -fno-optimize-sibling-calls -funwind-tables -Iinclude
-#       build/libkmutex-debug.a plus the link flags of kmutex-debug.pc.
+#       build/libkmutex-debug.a plus the link flags of kmutex-debug.pc;
+#   (d) a program whose objects include no kmutex header, linked with
+#       kmutex-debug's flags (--wrap=free,signal,sigaction), static and
+#       shared: the library has the __wrap_ functions, and they work.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
@@ -170,5 +173,70 @@ intree="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal"
 build in-tree static -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables \
 	-Iinclude "$B/libkmutex-debug.a" $intree &&
 	check_run in-tree ""
+
+# --- (d) no kmutex header at all -----------------------------------------------
+cat > "$tmp/plain.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t got;
+
+static void on_usr1(int sig)
+{
+	got = sig;
+}
+
+int main(void)
+{
+	struct sigaction sa, old;
+	char *p = malloc(32);
+
+	if (!p)
+		return 1;
+	strcpy(p, "freed");
+	free(p);
+	if (signal(SIGUSR1, on_usr1) == SIG_ERR)
+		return 2;
+	raise(SIGUSR1);
+	if (got != SIGUSR1)
+		return 3;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	got = 0;
+	if (sigaction(SIGUSR2, &sa, &old) != 0)
+		return 4;
+	raise(SIGUSR2);
+	if (got != SIGUSR2)
+		return 5;
+	if (sigaction(SIGUSR2, NULL, &old) != 0 || old.sa_handler != on_usr1)
+		return 6;
+	printf("plain done\n");
+	return 0;
+}
+EOF
+wrapflags="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
+for linkage in static shared; do
+	if [ $linkage = static ]; then
+		lib="$B/libkmutex-debug.a"
+	else
+		lib="-L$B -Wl,--no-as-needed -lkmutex-debug"
+	fi
+	# shellcheck disable=SC2086
+	if ! $CC -std=gnu11 -Wall -Wextra -Werror "$tmp/plain.c" $lib \
+		$wrapflags -o "$tmp/plain-$linkage" > "$tmp/plain.log" 2>&1; then
+		bad "no kmutex header, $linkage: does not link"
+		sed 's/^/    /' "$tmp/plain.log" | head -n 10
+		continue
+	fi
+	out=$(LD_LIBRARY_PATH=$B timeout 60 "$tmp/plain-$linkage" 2>&1)
+	rc=$?
+	if [ $rc != 0 ] || [ "$out" != "plain done" ]; then
+		bad "no kmutex header, $linkage: exit $rc: $out"
+	else
+		echo "no kmutex header, $linkage: links with kmutex-debug's flags, runs"
+	fi
+done
 
 exit $fail

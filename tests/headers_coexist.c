@@ -13,12 +13,51 @@
  * If a header defined any of those names (or a macro here broke a
  * header), this would not compile; if the two sets of definitions got
  * mixed up, the run-time checks below would fail.
+ *
+ * With -DKMUTEX_TEST_SHIMS (tests/headers_shims.sh) the project's shims
+ * are headers instead, in tests/shim/linux/, modelled on bcachefs-tools':
+ * <linux/lockdep.h> with its own struct lock_class_key, lockdep_*() and
+ * debug_check_no_locks_*(), <linux/jiffies.h> with msecs_to_jiffies(),
+ * <linux/compiler.h> with empty __acquires ..., <linux/list.h>,
+ * <linux/spinlock.h>, <linux/wait.h>; included before kmutex's with
+ * -DKMUTEX_TEST_SHIMS_FIRST, else only after them (kmutex's headers
+ * then include them, as the kernel's do).
  */
 
 /* --- the project's own kernel shims ------------------------------------ */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifdef KMUTEX_TEST_SHIMS
+#ifdef KMUTEX_TEST_SHIMS_FIRST
+#include <linux/compiler.h>
+#include <linux/lockdep.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#endif
+#include <linux/atomic.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define might_sleep()		do { } while (0)
+
+struct task_struct {
+	int pid;
+};
+
+static struct task_struct shim_task = { .pid = 1 };
+
+static inline struct task_struct *get_current(void)
+{
+	return &shim_task;
+}
+
+#define current get_current()
+#else /* !KMUTEX_TEST_SHIMS: the shims written out here */
 
 typedef _Bool bool;			/* <linux/types.h> */
 enum { false = 0, true = 1 };		/* <linux/stddef.h> */
@@ -160,6 +199,7 @@ static inline struct task_struct *get_current(void)
 #define current get_current()
 
 extern volatile unsigned long jiffies;	/* declared, never used */
+#endif /* !KMUTEX_TEST_SHIMS */
 
 /* --- kmutex, twice, in two orders ---------------------------------------- */
 #include <linux/ww_mutex.h>
@@ -175,6 +215,17 @@ extern volatile unsigned long jiffies;	/* declared, never used */
 #include <linux/completion.h>
 #include <linux/cleanup.h>
 #include <linux/ww_mutex.h>
+
+#ifdef KMUTEX_TEST_SHIMS
+/* The project's headers after kmutex's: no redefinition, no warning. */
+#include <linux/lockdep.h>
+#include <linux/jiffies.h>
+#include <linux/compiler.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <sys/wait.h>
+#endif
 
 /* --- both at work ---------------------------------------------------------- */
 #include <errno.h>
@@ -306,6 +357,32 @@ int main(void)
 	barrier();
 	might_sleep();
 
+#ifdef KMUTEX_TEST_SHIMS
+	{
+		/* The project's names are the project's. */
+		static struct lock_class_key key;
+		raw_spinlock_t raw;
+		wait_queue_head_t wq;
+		idtype_t idtype = P_ALL;	/* <sys/wait.h>'s enum */
+
+		CHECK(project_jiffies_marker() == 42);
+		CHECK(sizeof(key) == 0);	/* the shim's empty struct */
+		CHECK(!lock_class_is_held(&key));
+		lockdep_set_class(&b.lock, &key);
+		lockdep_set_novalidate_class(&b.rw);
+		mutex_lock(&b.lock);
+		lockdep_assert_held(&b.lock);
+		mutex_unlock(&b.lock);
+		debug_check_no_locks_freed(&b, sizeof(b));
+		debug_check_no_locks_held();
+		raw_spin_lock_init(&raw);
+		raw_spin_lock(&raw);
+		raw_spin_unlock(&raw);
+		init_waitqueue_head(&wq);
+		CHECK(list_empty(&wq.head));
+		CHECK(idtype == P_ALL);
+	}
+#endif
 	printf("kmutex's headers and the project's kernel shims coexist\n");
 	return 0;
 }

@@ -91,7 +91,8 @@ test-debug-build: all $(DEBUG_TESTS) $(B)/tests/debug_link
 
 # --- the spin models ------------------------------------------------------
 check-models: $(B)/tests/model_mutex $(B)/tests/model_rwsem \
-		$(B)/tests/model_semaphore $(B)/tests/model_ww
+		$(B)/tests/model_semaphore $(B)/tests/model_ww \
+		$(B)/tests/model_percpu
 	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='model_*' tests/run $(B)
 
 # --- coverage -------------------------------------------------------------

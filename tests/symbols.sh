@@ -30,8 +30,19 @@ for f in libkmutex.so libkmutex.a; do
 	[ -f "$B/$f" ] || { echo "FAIL: no $B/$f (run make)"; exit 1; }
 done
 
-# Names that may be global: kmutex_... and __kmutex_...
+# Names that may be global: kmutex_... and __kmutex_...; the debugging
+# library also has the targets of its link flags' --wrap (they must be
+# in the library: a program whose objects include no kmutex header links
+# with those flags too).
 prefixed='^(__)?kmutex_'
+wrapped='^__wrap_(free|signal|sigaction)$'
+
+allowed() {	# LIB: the pattern of the names LIB may define
+	case $1 in
+	libkmutex-debug) echo "$prefixed|$wrapped" ;;
+	*) echo "$prefixed" ;;
+	esac
+}
 
 # --- the shared libraries ---------------------------------------------------
 check_shared() {	# NAME (libkmutex, libkmutex-debug)
@@ -43,7 +54,7 @@ check_shared() {	# NAME (libkmutex, libkmutex-debug)
 	grep -qx kmutex_mutex_lock_slowpath "$tmp/dyn.names" ||
 		grep -q '^kmutex_debug_' "$tmp/dyn.names" ||
 		bad "$1.so lacks the kmutex_ entry points (nm output?)"
-	if grep -Ev "$prefixed" "$tmp/dyn.names" > "$tmp/dyn.bad"; then
+	if grep -Ev "$(allowed "$1")" "$tmp/dyn.names" > "$tmp/dyn.bad"; then
 		bad "$1.so exports names without the kmutex_ prefix:" \
 			"$(list "$tmp/dyn.bad")"
 	else
@@ -72,7 +83,7 @@ check_static() {	# NAME
 		awk 'NF == 3 { print $3 }' | sort -u > "$tmp/ar.names"
 	grep -q '^kmutex_' "$tmp/ar.names" ||
 		bad "$1.a has no kmutex_ names (nm output?)"
-	if ! grep -Ev "$prefixed" "$tmp/ar.names" > "$tmp/ar.bad"; then
+	if ! grep -Ev "$(allowed "$1")" "$tmp/ar.names" > "$tmp/ar.bad"; then
 		echo "$1.a defines $(wc -l < "$tmp/ar.names") global names," \
 			"all kmutex_*"
 		return
@@ -112,6 +123,15 @@ for lib in libkmutex libkmutex-debug; do
 	check_shared $lib
 	check_static $lib
 done
+if [ -f "$B/libkmutex-debug.so" ]; then
+	for f in "$B/libkmutex-debug.so" "$B/libkmutex-debug.a"; do
+		for w in free signal sigaction; do
+			nm -g --defined-only "$f" 2> /dev/null |
+				grep -q " T __wrap_$w\(@.*\)\?\$" ||
+				bad "$f does not define __wrap_$w"
+		done
+	done
+fi
 
 # --- a debug-build program against the production library ----------------
 cat > "$tmp/prog.c" <<'EOF'

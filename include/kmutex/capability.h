@@ -23,9 +23,23 @@
  *               including kmutex defines KMUTEX_NO_CONTEXT_NAMES first.
  *
  * gcc has none of these attributes: everything is empty there.
+ *
+ * Where the include path has a project's own <linux/compiler_types.h>
+ * or <linux/compiler.h> (no system header has those names), they are
+ * included first, as the kernel's headers see them, so that the
+ * project's definitions of these names come first and are kept.
  */
 #ifndef _KMUTEX_CAPABILITY_H
 #define _KMUTEX_CAPABILITY_H
+
+#if !defined(KMUTEX_NO_KERNEL_INCLUDES) && defined(__has_include)
+#if __has_include(<linux/compiler_types.h>)
+#include <linux/compiler_types.h>
+#endif
+#if __has_include(<linux/compiler.h>)
+#include <linux/compiler.h>
+#endif
+#endif
 
 #if defined(__has_attribute)
 #if __has_attribute(__acquire_capability__) && \

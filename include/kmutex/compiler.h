@@ -12,6 +12,22 @@
 #include <stdbool.h>
 #include <kmutex/capability.h>
 
+/* C++: every kmutex declaration has C linkage (the library is C). */
+#ifdef __cplusplus
+#define __KMUTEX_BEGIN_DECLS	extern "C" {
+#define __KMUTEX_END_DECLS	}
+#else
+#define __KMUTEX_BEGIN_DECLS
+#define __KMUTEX_END_DECLS
+#endif
+
+/* A null pointer constant that both C and C++ convert to any pointer. */
+#ifdef __cplusplus
+#define __KMUTEX_NULL		nullptr
+#else
+#define __KMUTEX_NULL		((void *)0)
+#endif
+
 #define __kmutex_likely(x)	__builtin_expect(!!(x), 1)
 #define __kmutex_unlikely(x)	__builtin_expect(!!(x), 0)
 
@@ -32,6 +48,7 @@
  * compiled for, so a mix fails at link time with an undefined symbol
  * that names the problem.
  */
+__KMUTEX_BEGIN_DECLS
 #ifdef KMUTEX_DEBUG
 extern const int kmutex_abi_debug_build_v1;
 #define __KMUTEX_ABI_MARKER	kmutex_abi_debug_build_v1
@@ -44,5 +61,6 @@ extern const int kmutex_abi_production_build_v1;
 static const int *const __kmutex_abi_ref __attribute__((__used__, __unused__)) =
 	&__KMUTEX_ABI_MARKER;
 #endif
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_COMPILER_H */

@@ -23,6 +23,8 @@
 #include <kmutex/debug_signal.h>
 #include <kmutex/lockdep.h>
 
+__KMUTEX_BEGIN_DECLS
+
 struct completion {
 	unsigned int done;		/* pending completions; UINT_MAX: all */
 	int wait_lock;			/* internal futex lock for wait_list */
@@ -133,5 +135,7 @@ void complete_all(struct completion *x)
 {
 	kmutex_debug_complete(x, 1, "complete_all()");
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_DEBUG_COMPLETION_H */

@@ -29,6 +29,8 @@
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 
+__KMUTEX_BEGIN_DECLS
+
 /* A capability to clang -Wthread-safety, as in production. */
 struct __kmutex_capability("mutex") mutex {
 	int count;			/* 1 free, 0 locked, <0 + waiters */
@@ -54,9 +56,11 @@ struct __kmutex_capability("mutex") mutex {
 		.owner = 0,						\
 		.magic = &(lockname),					\
 		.dep_map = {						\
-			.key = (void *)0,				\
+			.key = __KMUTEX_NULL,				\
 			.name = #lockname,				\
 			.site = __KMUTEX_SITE,				\
+			.key_name = __KMUTEX_NULL,			\
+			.class_cache = { __KMUTEX_NULL },		\
 		},							\
 	}
 
@@ -76,7 +80,7 @@ void kmutex_mutex_unlock_slowpath(struct mutex *lock, const char *site);
  * __kmutex_mutex_acquired() to say that they always get it.
  */
 void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
-			     const struct lock_class_key *key,
+			     const void *key,
 			     const char *site);
 void kmutex_debug_mutex_destroy(struct mutex *lock, const char *call);
 int kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
@@ -116,7 +120,7 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
  */
 #define mutex_init(lock)						\
 	do {								\
-		static struct lock_class_key __kmutex_key;		\
+		static char __kmutex_key;	/* the class: its address */ \
 									\
 		kmutex_debug_mutex_init((lock), #lock, &__kmutex_key,	\
 					__KMUTEX_SITE);			\
@@ -127,27 +131,27 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 
 #define mutex_lock(lock)						\
 	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock), 0, \
-		(void *)0, 0, __KMUTEX_CALL(mutex_lock, lock)))
+		__KMUTEX_NULL, 0, __KMUTEX_CALL(mutex_lock, lock)))
 #define mutex_lock_nested(lock, subclass)				\
 	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock),	\
-		(subclass), (void *)0, 0,				\
+		(subclass), __KMUTEX_NULL, 0,				\
 		__KMUTEX_CALL(mutex_lock_nested, lock)))
 #define mutex_lock_nest_lock(lock, nest_lock)				\
 	((void)kmutex_debug_mutex_lock(__kmutex_mutex_acquired(lock), 0, \
 		&(nest_lock)->dep_map, 0,				\
 		__KMUTEX_CALL(mutex_lock_nest_lock, lock)))
 #define mutex_lock_interruptible(lock)					\
-	kmutex_debug_mutex_lock((lock), 0, (void *)0, 1,		\
+	kmutex_debug_mutex_lock((lock), 0, __KMUTEX_NULL, 1,		\
 				__KMUTEX_CALL(mutex_lock_interruptible, lock))
 #define mutex_lock_interruptible_nested(lock, subclass)			\
-	kmutex_debug_mutex_lock((lock), (subclass), (void *)0, 1,	\
+	kmutex_debug_mutex_lock((lock), (subclass), __KMUTEX_NULL, 1,	\
 		__KMUTEX_CALL(mutex_lock_interruptible_nested, lock))
 /* Userspace has no fatal signal that returns: as interruptible. */
 #define mutex_lock_killable(lock)					\
-	kmutex_debug_mutex_lock((lock), 0, (void *)0, 1,		\
+	kmutex_debug_mutex_lock((lock), 0, __KMUTEX_NULL, 1,		\
 				__KMUTEX_CALL(mutex_lock_killable, lock))
 #define mutex_lock_killable_nested(lock, subclass)			\
-	kmutex_debug_mutex_lock((lock), (subclass), (void *)0, 1,	\
+	kmutex_debug_mutex_lock((lock), (subclass), __KMUTEX_NULL, 1,	\
 		__KMUTEX_CALL(mutex_lock_killable_nested, lock))
 #define mutex_trylock(lock) \
 	kmutex_debug_mutex_trylock((lock), __KMUTEX_CALL(mutex_trylock, lock))
@@ -165,5 +169,7 @@ static inline bool mutex_is_locked(struct mutex *lock)
 	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_DEBUG_MUTEX_H */

@@ -26,6 +26,8 @@
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 
+__KMUTEX_BEGIN_DECLS
+
 /* The count encoding of <linux/rwsem.h>, which src/rwsem.c relies on. */
 #define RWSEM_WRITER_LOCKED	(1 << 0)
 #define RWSEM_FLAG_WAITERS	(1 << 1)
@@ -59,9 +61,11 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 		.stolen_reads = 0,					\
 		.magic = &(lockname),					\
 		.dep_map = {						\
-			.key = (void *)0,				\
+			.key = __KMUTEX_NULL,				\
 			.name = #lockname,				\
 			.site = __KMUTEX_SITE,				\
+			.key_name = __KMUTEX_NULL,			\
+			.class_cache = { __KMUTEX_NULL },		\
 		},							\
 	}
 
@@ -73,7 +77,7 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 
 /* The checked entry points (src/debug/rwsem.c). */
 void kmutex_debug_rwsem_init(struct rw_semaphore *sem, const char *name,
-			     const struct lock_class_key *key,
+			     const void *key,
 			     const char *site);
 int kmutex_debug_rwsem_down(struct rw_semaphore *sem, unsigned int subclass,
 			    int read, int intr, const char *call);
@@ -91,7 +95,7 @@ void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
 /* One class per init_rwsem() line, as in the kernel: see mutex_init. */
 #define init_rwsem(sem)							\
 	do {								\
-		static struct lock_class_key __kmutex_key;		\
+		static char __kmutex_key;	/* the class: its address */ \
 									\
 		kmutex_debug_rwsem_init((sem), #sem, &__kmutex_key,	\
 					__KMUTEX_SITE);			\
@@ -189,5 +193,7 @@ static inline int rwsem_is_locked(struct rw_semaphore *sem)
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
 		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_DEBUG_RWSEM_H */

@@ -24,6 +24,8 @@
 #include <kmutex/debug_signal.h>
 #include <kmutex/lockdep.h>
 
+__KMUTEX_BEGIN_DECLS
+
 struct semaphore {
 	int count;			/* free units, or -1: waiters */
 	int wait_lock;			/* internal futex lock for wait_list */
@@ -107,5 +109,7 @@ void up(struct semaphore *sem)
 {
 	kmutex_debug_sem_up(sem, "up()");
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_DEBUG_SEMAPHORE_H */

@@ -11,49 +11,35 @@
  *	-Wl,--wrap=sigaction -Wl,--wrap=signal
  *
  * which sends the program's calls to sigaction() and signal() to
- * __wrap_sigaction() and __wrap_signal(), defined below, and gives them
- * the real functions as __real_sigaction().  The library installs a
+ * __wrap_sigaction() and __wrap_signal(), which the debugging library
+ * defines (src/debug/wrap.c), and gives them the real functions as
+ * __real_sigaction().  The library installs a
  * trampoline that counts "in a handler" in thread-local storage around
  * the program's handler; a lock call reads that counter.
  *
  * Why this way: --wrap works alike for static and shared linking and
- * needs no LD_PRELOAD; the wrappers are defined here, weak, in the
- * program's own objects, so the library still exports only kmutex_
- * names (one copy is kept however many objects include this).  Handlers
+ * needs no LD_PRELOAD.  The wrappers are in the library, not in this
+ * header, so that a program whose objects include no kmutex header (a
+ * test helper linked with kmutex-debug's flags) links as well.  Handlers
  * installed by other shared libraries (which are not relinked) and by
  * sigset()/sysv_signal() are not seen.
  */
 #ifndef _KMUTEX_DEBUG_SIGNAL_H
 #define _KMUTEX_DEBUG_SIGNAL_H
 
-#ifdef KMUTEX_DEBUG
+#include <kmutex/compiler.h>
 
-/* The real sigaction(), as --wrap names it; absent without --wrap. */
-extern int __real_sigaction(int sig, const void *act, void *oldact)
-	__attribute__((__weak__));
+__KMUTEX_BEGIN_DECLS
+
+#ifdef KMUTEX_DEBUG
 
 int kmutex_sigaction(int sig, const void *act, void *oldact,
 		     int (*real)(int, const void *, void *));
 void (*kmutex_signal(int sig, void (*handler)(int),
 		     int (*real)(int, const void *, void *)))(int);
 
-#ifndef __KMUTEX_BUILDING_LIBRARY
-int __wrap_sigaction(int sig, const void *act, void *oldact);
-void (*__wrap_signal(int sig, void (*handler)(int)))(int);
-
-__attribute__((__weak__))
-int __wrap_sigaction(int sig, const void *act, void *oldact)
-{
-	return kmutex_sigaction(sig, act, oldact, __real_sigaction);
-}
-
-__attribute__((__weak__))
-void (*__wrap_signal(int sig, void (*handler)(int)))(int)
-{
-	return kmutex_signal(sig, handler, __real_sigaction);
-}
-#endif /* !__KMUTEX_BUILDING_LIBRARY */
-
 #endif /* KMUTEX_DEBUG */
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_DEBUG_SIGNAL_H */

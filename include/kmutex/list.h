@@ -10,6 +10,10 @@
 #ifndef _KMUTEX_LIST_H
 #define _KMUTEX_LIST_H
 
+#include <kmutex/compiler.h>
+
+__KMUTEX_BEGIN_DECLS
+
 struct kmutex_list {
 	struct kmutex_list *next;
 	struct kmutex_list *prev;
@@ -23,5 +27,7 @@ static inline void __kmutex_list_init(struct kmutex_list *head)
 	head->next = head;
 	head->prev = head;
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_LIST_H */

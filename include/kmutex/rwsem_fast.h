@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <kmutex/compiler.h>
 
+__KMUTEX_BEGIN_DECLS
+
 /*
  * The sign bit of count is not part of the readers' field (bits 8..30):
  * a reader whose bias sets it, one more than RWSEM_READERS_MAX readers
@@ -132,5 +134,7 @@ static inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
 	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_RWSEM_FAST_H */

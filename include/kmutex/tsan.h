@@ -19,6 +19,7 @@
 #define _KMUTEX_TSAN_H
 
 #include <stdbool.h>
+#include <kmutex/compiler.h>
 
 #if defined(__SANITIZE_THREAD__)
 #define KMUTEX_TSAN 1
@@ -27,6 +28,8 @@
 #define KMUTEX_TSAN 1
 #endif
 #endif
+
+__KMUTEX_BEGIN_DECLS
 
 #ifdef KMUTEX_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -144,33 +147,35 @@ static inline long __kmutex_tsan_acquired_pos(void *addr, long v)
 #define __kmutex_tsan_acquire(m)	__kmutex_vg_acquire((m), sizeof(*(m)), true)
 
 /* As __kmutex_tsan_post_lock() for a trylock returning 1 or 0. */
-#define __kmutex_tsan_trylocked(m, flags, ok) ({			\
+#define __kmutex_tsan_trylocked(m, flags, ok) __extension__ ({			\
 	int __ok = (ok);						\
 	__kmutex_tsan_post_lock((m), (flags), __ok);			\
 	__ok;								\
 })
 
 /* As __kmutex_tsan_post_lock() for a lock that returns 0 or -errno. */
-#define __kmutex_tsan_locked(m, flags, ret) ({				\
+#define __kmutex_tsan_locked(m, flags, ret) __extension__ ({				\
 	int __ret = (ret);						\
 	__kmutex_tsan_post_lock((m), (flags), __ret == 0);		\
 	__ret;								\
 })
 
 /* @ret from a down() variant: acquire on success (0), return @ret. */
-#define __kmutex_tsan_acquired(m, ret) ({				\
+#define __kmutex_tsan_acquired(m, ret) __extension__ ({				\
 	int __ret = (ret);						\
 	__kmutex_vg_acquire((m), sizeof(*(m)), __ret == 0);		\
 	__ret;								\
 })
 
 /* @v from a completion wait: acquire if it completed (@v > 0). */
-#define __kmutex_tsan_acquired_pos(m, v) ({				\
+#define __kmutex_tsan_acquired_pos(m, v) __extension__ ({				\
 	long __v = (v);							\
 	__kmutex_vg_acquire((m), sizeof(*(m)), __v > 0);		\
 	__v;								\
 })
 
 #endif /* KMUTEX_TSAN */
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_TSAN_H */

@@ -24,6 +24,8 @@
 
 #include <kmutex/compiler.h>
 
+__KMUTEX_BEGIN_DECLS
+
 #ifndef KMUTEX_VALGRIND
 #define KMUTEX_VALGRIND 1
 #endif
@@ -101,5 +103,7 @@ static inline void __kmutex_vg_acquire(void *m, unsigned long size, bool ok)
 	(void)m; (void)size; (void)ok;
 	__kmutex_vg(if (ok) __kmutex_vg_happens_after(m, size));
 }
+
+__KMUTEX_END_DECLS
 
 #endif /* _KMUTEX_VALGRIND_H */

@@ -26,22 +26,24 @@
 
 #include <kmutex/compiler.h>
 
+__KMUTEX_BEGIN_DECLS
+
 /**
  * DEFINE_CLASS - declare a class with constructor and destructor
  * @_name: class name
  * @_type: type of its value
  * @_exit: destructor statement; sees the value as _T
  * @_init: constructor expression; sees the constructor's arguments
- * @_init_args: the constructor's parameter list
+ * @...: the constructor's parameter list
  */
-#define DEFINE_CLASS(_name, _type, _exit, _init, _init_args...)		\
+#define DEFINE_CLASS(_name, _type, _exit, _init, ...)			\
 typedef _type class_##_name##_t;					\
 static inline void class_##_name##_destructor(_type *__kmutex_p)	\
 {									\
 	_type _T = *__kmutex_p;						\
 	_exit;								\
 }									\
-static inline _type class_##_name##_constructor(_init_args)		\
+static inline _type class_##_name##_constructor(__VA_ARGS__)		\
 {									\
 	_type __kmutex_t = _init;					\
 	return __kmutex_t;						\
@@ -88,7 +90,7 @@ static inline _type class_##_name##_constructor(_init_args)		\
 	static inline _type class_##_name##_constructor(_type _T)	\
 		__kmutex_no_analysis;					\
 	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
-		     ({ _lock; _T; }), _type _T)			\
+		     __extension__ ({ _lock; _T; }), _type _T)		\
 	static inline void *class_##_name##_lock_ptr(class_##_name##_t *_T) \
 	{ return (void *)*_T; }
 
@@ -122,33 +124,33 @@ static inline _type class_##_name##_constructor(_init_args)		\
 	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
 		(class_##_name##_t)0
 
-#define __kmutex_scoped_guard(_name, _scope, _done, args...)		\
-	for (__kmutex_scoped_var(_name, _scope), *_done = (void *)0;	\
-	     !_done && (_scope = class_##_name##_constructor(args),	\
+#define __kmutex_scoped_guard(_name, _scope, _done, ...)		\
+	for (__kmutex_scoped_var(_name, _scope), *_done = __KMUTEX_NULL; \
+	     !_done && (_scope = class_##_name##_constructor(__VA_ARGS__), \
 			class_##_name##_lock_ptr(&_scope));		\
-	     _done = (void *)1)
+	     _done = (class_##_name##_t *)1)
 
 /*
  * scoped_guard(mutex, &lock) { ... }: hold the lock for the block; for a
  * conditional guard (mutex_try) the block runs only if it was taken.
  */
-#define scoped_guard(_name, args...)					\
+#define scoped_guard(_name, ...)					\
 	__kmutex_scoped_guard(_name, __KMUTEX_UNIQUE(scope),		\
-			      __KMUTEX_UNIQUE(done), args)
+			      __KMUTEX_UNIQUE(done), __VA_ARGS__)
 
-#define __kmutex_scoped_cond_guard(_name, _fail, _scope, _done, args...) \
-	for (__kmutex_scoped_var(_name, _scope), *_done = (void *)0;	\
-	     !_done && (_scope = class_##_name##_constructor(args), 1);	\
-	     _done = (void *)1)						\
+#define __kmutex_scoped_cond_guard(_name, _fail, _scope, _done, ...) \
+	for (__kmutex_scoped_var(_name, _scope), *_done = __KMUTEX_NULL; \
+	     !_done && (_scope = class_##_name##_constructor(__VA_ARGS__), 1); \
+	     _done = (class_##_name##_t *)1)				\
 		if (!class_##_name##_lock_ptr(&_scope)) { _fail; } else
 
 /*
  * scoped_cond_guard(mutex_intr, return -EINTR, &lock) { ... }: run the
  * block with the lock held, or the _fail statement if it was not taken.
  */
-#define scoped_cond_guard(_name, _fail, args...)			\
+#define scoped_cond_guard(_name, _fail, ...)			\
 	__kmutex_scoped_cond_guard(_name, _fail, __KMUTEX_UNIQUE(scope), \
-				   __KMUTEX_UNIQUE(done), args)
+				   __KMUTEX_UNIQUE(done), __VA_ARGS__)
 
 /* __free(name): run DEFINE_FREE's statement on the variable at scope end. */
 #define DEFINE_FREE(_name, _type, _free)				\
@@ -157,8 +159,16 @@ static inline _type class_##_name##_constructor(_init_args)		\
 #define __free(_name)	__attribute__((__cleanup__(__free_##_name)))
 
 /* Take the value out of a __free variable so that nothing is freed. */
+#ifdef __cplusplus
 #define no_free_ptr(p) \
-	({ __auto_type __kmutex_ptr = (p); (p) = (void *)0; __kmutex_ptr; })
+	__extension__ ({ auto __kmutex_ptr = (p); (p) = nullptr; __kmutex_ptr; })
+#else
+#define no_free_ptr(p) \
+	__extension__ ({ __auto_type __kmutex_ptr = (p); (p) = (void *)0; \
+			 __kmutex_ptr; })
+#endif
 #define return_ptr(p)	return no_free_ptr(p)
+
+__KMUTEX_END_DECLS
 
 #endif /* _LINUX_CLEANUP_H */

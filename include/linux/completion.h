@@ -11,10 +11,16 @@
 #ifndef _LINUX_COMPLETION_H
 #define _LINUX_COMPLETION_H
 
+/* The project's <linux/list.h> ..., as the kernel's header includes them. */
+#define __KMUTEX_WANT_WAIT_H 1
+#include <kmutex/project_headers.h>
+
 #include <kmutex/compiler.h>
 #include <kmutex/tsan.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
+
+__KMUTEX_BEGIN_DECLS
 
 #ifdef KMUTEX_DEBUG
 /*
@@ -207,5 +213,7 @@ static inline void complete_all(struct completion *x)
 }
 
 #endif /* !KMUTEX_DEBUG */
+
+__KMUTEX_END_DECLS
 
 #endif /* _LINUX_COMPLETION_H */

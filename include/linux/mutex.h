@@ -18,10 +18,15 @@
 #ifndef _LINUX_MUTEX_H
 #define _LINUX_MUTEX_H
 
+/* The project's <linux/list.h> ..., as the kernel's header includes them. */
+#include <kmutex/project_headers.h>
+
 #include <kmutex/compiler.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 #include <kmutex/tsan.h>
+
+__KMUTEX_BEGIN_DECLS
 
 #ifdef KMUTEX_DEBUG
 /*
@@ -274,5 +279,7 @@ __KMUTEX_GUARD_ASSERTS(mutex_try, struct mutex *, __kmutex_asserts)
 DEFINE_GUARD_COND(mutex, _try, mutex_trylock(_T))
 __KMUTEX_GUARD_ASSERTS(mutex_intr, struct mutex *, __kmutex_asserts)
 DEFINE_GUARD_COND(mutex, _intr, mutex_lock_interruptible(_T) == 0)
+
+__KMUTEX_END_DECLS
 
 #endif /* _LINUX_MUTEX_H */

@@ -28,10 +28,15 @@
 #ifndef _LINUX_RWSEM_H
 #define _LINUX_RWSEM_H
 
+/* The project's <linux/list.h> ..., as the kernel's header includes them. */
+#include <kmutex/project_headers.h>
+
 #include <kmutex/compiler.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 #include <kmutex/tsan.h>
+
+__KMUTEX_BEGIN_DECLS
 
 #ifdef KMUTEX_DEBUG
 /*
@@ -329,5 +334,7 @@ __KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_write_try, __kmutex_asserts)
 DEFINE_GUARD_COND(rwsem_write, _try, down_write_trylock(_T))
 __KMUTEX_RWSEM_GUARD_ASSERTS(rwsem_write_kill, __kmutex_asserts)
 DEFINE_GUARD_COND(rwsem_write, _kill, down_write_killable(_T) == 0)
+
+__KMUTEX_END_DECLS
 
 #endif /* _LINUX_RWSEM_H */

@@ -15,11 +15,16 @@
 #ifndef _LINUX_SEMAPHORE_H
 #define _LINUX_SEMAPHORE_H
 
+/* The project's <linux/list.h> ..., as the kernel's header includes them. */
+#include <kmutex/project_headers.h>
+
 #include <limits.h>
 #include <kmutex/compiler.h>
 #include <kmutex/tsan.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
+
+__KMUTEX_BEGIN_DECLS
 
 #ifdef KMUTEX_DEBUG
 /*
@@ -184,5 +189,7 @@ static inline void up(struct semaphore *sem)
 DEFINE_GUARD(semaphore, struct semaphore *, down(_T), up(_T))
 DEFINE_GUARD_COND(semaphore, _try, !down_trylock(_T))
 DEFINE_GUARD_COND(semaphore, _intr, down_interruptible(_T) == 0)
+
+__KMUTEX_END_DECLS
 
 #endif /* _LINUX_SEMAPHORE_H */

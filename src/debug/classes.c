@@ -19,7 +19,7 @@
 #include "debug.h"
 
 /* lockdep_set_novalidate_class(): a key whose classes are not checked. */
-struct lock_class_key lockdep_novalidate_key;
+char lockdep_novalidate_key;
 
 #define CLASS_HASH	(2 * MAX_CLASSES)	/* open addressing, pow2 */
 
@@ -123,7 +123,7 @@ struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 
 /* Forget the cached classes: the key changed. */
 static void map_set_key(struct kmutex_dep_map *map,
-			const struct lock_class_key *key, const char *key_name)
+			const void *key, const char *key_name)
 {
 	int i;
 
@@ -140,7 +140,7 @@ static void map_set_key(struct kmutex_dep_map *map,
  * @key_name: the key as written, the class's name in reports
  */
 KMUTEX_API void kmutex_lockdep_set_class(struct kmutex_dep_map *map,
-					 const struct lock_class_key *key,
+					 const void *key,
 					 const char *key_name)
 {
 	map_set_key(map, key, key_name);

@@ -135,7 +135,7 @@ void obj_report_uninit(struct kmutex_thread *t, const void *obj,
 /* classes.c */
 struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 				    unsigned int subclass);
-extern struct lock_class_key lockdep_novalidate_key;
+extern char lockdep_novalidate_key;
 
 /* graph.c */
 static inline uint64_t chain_key_next(uint64_t key, unsigned int class_id)

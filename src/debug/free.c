@@ -4,7 +4,7 @@
  * calling thread holds a lock in it is "held lock freed".
  *
  * kmutex-debug.pc links programs with -Wl,--wrap=free, which sends their
- * free() calls to the __wrap_free() of <kmutex/debug_free.h> and so here
+ * free() calls to __wrap_free() (src/debug/wrap.c) and so here
  * (the why of --wrap is in <kmutex/debug_signal.h>).  As the kernel's
  * kfree() hook does, only the caller's own held locks are looked at:
  * that costs one thread-local load when it holds none, and no lock ever.

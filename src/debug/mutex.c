@@ -74,7 +74,7 @@ static int raw_trylock(struct mutex *lock)
 }
 
 static void map_init(struct kmutex_dep_map *map, const char *name,
-		     const struct lock_class_key *key, const char *site)
+		     const void *key, const char *site)
 {
 	memset(map, 0, sizeof(*map));
 	map->key = key;
@@ -343,7 +343,7 @@ kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
  * (it would lose it); see check_init_held().
  */
 KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
-					const struct lock_class_key *key,
+					const void *key,
 					const char *site)
 {
 	check_init_held(&lock->dep_map, &lock->owner, warn_locked,

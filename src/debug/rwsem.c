@@ -104,7 +104,7 @@ static void fields_init(struct rw_semaphore *sem)
 }
 
 static void map_init(struct kmutex_dep_map *map, const char *name,
-		     const struct lock_class_key *key, const char *site)
+		     const void *key, const char *site)
 {
 	memset(map, 0, sizeof(*map));
 	map->key = key;
@@ -409,7 +409,7 @@ KMUTEX_API void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
  */
 KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 					const char *name,
-					const struct lock_class_key *key,
+					const void *key,
 					const char *site)
 {
 	check_init_held(&sem->dep_map, &sem->owner, warn_locked,

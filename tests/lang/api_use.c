@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * api_use.c - one program in the common subset of C11 and C++17 that
+ * uses the mutex, the semaphore, the rw_semaphore, the percpu
+ * rw_semaphore, the completion and a guard, from two threads.  tests/headers_lang.sh compiles it as C with
+ * -std=c11 -pedantic and as C++ (-x c++ -std=gnu++17), both with -Wall
+ * -Wextra -Werror, links it against the library and runs it: a C++
+ * program links only if the headers give the library's functions C
+ * linkage (extern "C").
+ */
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/percpu-rwsem.h>
+#include <linux/semaphore.h>
+#include <linux/completion.h>
+#include <linux/cleanup.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static DEFINE_MUTEX(lock);
+static DECLARE_RWSEM(rw);
+static DEFINE_SEMAPHORE(sem, 1);
+static DECLARE_COMPLETION(started);
+DEFINE_STATIC_PERCPU_RWSEM(prw);
+static long counter;
+
+static void *worker(void *arg)
+{
+	int i;
+
+	(void)arg;
+	complete(&started);
+	for (i = 0; i < 10000; i++) {
+		mutex_lock(&lock);
+		counter++;
+		mutex_unlock(&lock);
+		down(&sem);
+		up(&sem);
+		down_read(&rw);
+		up_read(&rw);
+		percpu_down_read(&prw);
+		percpu_up_read(&prw);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	struct mutex m;
+	struct rw_semaphore r;
+	struct semaphore s;
+	struct completion c;
+	pthread_t t;
+	int i;
+
+	mutex_init(&m);
+	init_rwsem(&r);
+	sema_init(&s, 2);
+	init_completion(&c);
+	if (pthread_create(&t, NULL, worker, NULL) != 0)
+		return 1;
+	wait_for_completion(&started);
+	for (i = 0; i < 10000; i++) {
+		scoped_guard(mutex, &lock)
+			counter++;
+		down_write(&rw);
+		up_write(&rw);
+		if (i % 1000 == 0) {
+			percpu_down_write(&prw);
+			percpu_up_write(&prw);
+		}
+	}
+	pthread_join(t, NULL);
+	if (counter != 20000)
+		return 2;
+	if (!mutex_trylock(&m) || mutex_trylock(&m))
+		return 3;
+	mutex_unlock(&m);
+	if (down_trylock(&s) || down_trylock(&s) || !down_trylock(&s))
+		return 4;
+	up(&s);
+	up(&s);
+	if (!down_write_trylock(&r))
+		return 5;
+	up_write(&r);
+	complete(&c);
+	if (wait_for_completion_timeout(&c, msecs_to_jiffies(1000)) == 0)
+		return 6;
+	{
+		struct percpu_rw_semaphore p;
+
+		if (percpu_init_rwsem(&p) != 0 || !percpu_down_read_trylock(&p))
+			return 7;
+		percpu_up_read(&p);
+		percpu_free_rwsem(&p);
+	}
+	mutex_destroy(&m);
+	printf("ok\n");
+	return 0;
+}

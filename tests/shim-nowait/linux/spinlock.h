@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: MIT */
+#include "../../shim/linux/spinlock.h"
