@@ -40,6 +40,33 @@ static unsigned int progress_done, progress_total;
 static bool progress_tty;
 static bool broken;
 
+/*
+ * The CPU pair, measured briefly before and after each point of the
+ * contended, fairness and lru workloads (the "after" of one point is the
+ * "before" of the next, unless other work ran between them): the host
+ * may move a vCPU between near and far placement in mid-run.
+ */
+static struct c2c pair_now;
+static bool pair_valid;
+static size_t pair_from;
+
+static void pair_begin(void)
+{
+	if (!pair_valid)
+		c2c_quick(&pair_now);
+	pair_valid = true;
+	pair_from = nr_samples;
+}
+
+static void pair_end(void)
+{
+	struct c2c after;
+
+	c2c_quick(&after);
+	samples_set_pair(pair_from, &pair_now, &after);
+	pair_now = after;
+}
+
 static const unsigned int fairness_threads[] = { 4, 8 };
 static const unsigned int oversub_threads[] = { 2, 8, 16 };
 const unsigned int rw_threads[NR_RW_THREADS] = { 2, 4, 8, 16 };
@@ -507,7 +534,8 @@ static void run_lru(unsigned int rep)
 	unsigned int t, l;
 	char what[64];
 
-	for (t = 0; t < set.nr_threads; t++)
+	for (t = 0; t < set.nr_threads; t++) {
+		pair_begin();
 		for (l = 0; l < set.nr_locks; l++) {
 			const struct lock_ops *ops = set.locks[l];
 			unsigned int n = set.threads[t];
@@ -536,6 +564,8 @@ static void run_lru(unsigned int rep)
 				   res.gets ? (double)res.hits /
 					      (double)res.gets : NAN);
 		}
+		pair_end();
+	}
 }
 
 /* One rep of the sem workload: ping-pong, then producer/consumers. */
@@ -639,12 +669,15 @@ int main(int argc, char **argv)
 		for (i = 0; i < nr_points; i++) {
 			unsigned int l;
 
+			pair_begin();
 			for (l = 0; l < set.nr_locks; l++)
 				if (set.locks[l]->kind != LOCK_FLOOR)
 					run_point(&points[i], set.locks[l], r);
+			pair_end();
 		}
 		if (set.workloads & SEL_LRU)
 			run_lru(r);
+		pair_valid = false;	/* measure again after these */
 		if (set.workloads & SEL_RWSEM)
 			run_rwsem(r);
 		if (set.workloads & SEL_SEM)
