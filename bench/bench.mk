@@ -8,6 +8,9 @@
 # again for a run under Helgrind.  Included by the
 # top-level Makefile, whose variables (B, CC, KCFLAGS, ...) it uses.
 #
+# BENCH_VARIANTS adds kmutex built with other flags as locks of their own
+# (kmutex-<name>), measured in the same process: see below.
+#
 # The optional peers (Concurrency Kit's MCS lock, abseil's absl::Mutex)
 # are found by bench/configure.sh at build time; absent ones are compiled
 # out and the program lists them as skipped.
@@ -102,13 +105,16 @@ $(BENCH_B)/variant-%/flags: bench-configure
 	@echo '$(call bench_vflags,$*)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BENCH_B)/variant-%/kmutex.o: $(LIB_SRCS) $(LIB_HDRS) $(BENCH_B)/variant-%/flags
+$(BENCH_B)/variant-%/kmutex.o: $(LIB_SRCS) $(LIB_HDRS) $(BENCH_B)/variant-%/flags \
+		bench/bench.mk
 	@mkdir -p $(@D)/obj
 	for s in $(LIB_SRCS); do \
 		$(CC) $(LIBCFLAGS) $(call bench_vflags,$*) -c $$s \
 			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
 	$(CC) -r -nostdlib -o $(@D)/all.o $(LIB_SRCS:src/%.c=$(@D)/obj/%.o)
 	objcopy --localize-hidden $(@D)/all.o
+	# Every global: the sanitizers' too (__odr_asan.X), which would
+	# clash with the library's; only C identifiers get a #define.
 	nm -g --defined-only $(@D)/all.o | awk -v v=$* '{ \
 		s = $$NF; n = s; \
 		if (!sub(/^kmutex_/, "kmutexV_" v "_", n) && \
@@ -120,7 +126,8 @@ $(BENCH_B)/variant-%/kmutex.o: $(LIB_SRCS) $(LIB_HDRS) $(BENCH_B)/variant-%/flag
 	  echo '#define VARIANT_ID $*'; \
 	  printf '#define VARIANT_FLAGS "%s"\n' \
 		"$$(sed 's/[\\"]/\\&/g' $(@D)/flags)"; \
-	  awk '{ print "#define " $$1 " " $$2 }' $(@D)/syms; \
+	  awk '$$1 ~ /^[A-Za-z_][A-Za-z0-9_]*$$/ { \
+		print "#define " $$1 " " $$2 }' $(@D)/syms; \
 	} > $(@D)/variant.h
 
 $(BENCH_B)/variant-%/lock.o: bench/lock_kmutex_variant.c $(BENCH_HDRS) \

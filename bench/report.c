@@ -531,8 +531,9 @@ static void set_namew(void)
 			namew = w;
 		if (!ops->variant)
 			continue;
+		/* + 1: a space after the label, whatever its length. */
 		w = (int)strlen(ops->name) + (int)strlen("/pthread") + extra -
-		    6;
+		    6 + 1;
 		if (w > namew)
 			namew = w;
 	}
