@@ -95,8 +95,32 @@ struct c2c {
 };
 
 void c2c_measure(struct c2c *c);
+/* The same, briefly (~1 ms): before every point of every rep. */
+void c2c_quick(struct c2c *c);
+/* Non-NULL and not empty: c2c_quick() answered from it (a test). */
+extern const char *c2c_fake;
 /* "near", "far", or "n/a" (one CPU, or it could not be measured). */
 const char *c2c_label(const struct c2c *c);
+
+/*
+ * The CPU pair a sample ran on.  The host may move a VM's vCPUs between
+ * near and far placement during a run, so main.c measures the pair
+ * briefly (c2c_quick) before and after every point of every rep of the
+ * contended, fairness and lru workloads, and labels that point's
+ * samples: the tables then split their ratios by kind.
+ */
+enum pair {
+	PAIR_NONE,		/* not measured (the other workloads) */
+	PAIR_NA,		/* one CPU, or it could not be measured */
+	PAIR_NEAR,
+	PAIR_FAR,
+	PAIR_MIXED,		/* one kind before the point, the other after */
+	NR_PAIRS,
+	PAIR_ANY = NR_PAIRS	/* a filter: every sample */
+};
+
+extern const char *const pair_name[NR_PAIRS];	/* "", "n/a", "near", ... */
+enum pair c2c_pair(const struct c2c *c);
 
 struct machine {
 	char cpu[128];
@@ -127,10 +151,30 @@ struct sample {
 	unsigned int cs_ns, threads, rep;
 	const char *metric;
 	double value;
+	enum pair pair;
+	double rtt_ns, rtt_after_ns;	/* the pair before and after; NAN */
 };
 
 extern struct sample *samples;
 extern size_t nr_samples;
+/* Points (and reps) labelled, by kind; their round trips' range. */
+extern unsigned int pair_points[NR_PAIRS];
+extern double pair_rtt_min, pair_rtt_max;
+
+/*
+ * Label the samples from index @from on with the pair measured before
+ * and after them: its kind if both agree, PAIR_MIXED if not.
+ */
+void samples_set_pair(size_t from, const struct c2c *before,
+		      const struct c2c *after);
+/* 1 << PAIR_* for each kind the samples of @wl at @cs_ns ran on. */
+unsigned int pairs_seen(enum workload wl, unsigned int cs_ns);
+/*
+ * The kinds a table of @wl at @cs_ns splits its ratios by: 1 << PAIR_NEAR
+ * and/or 1 << PAIR_FAR, when its samples saw more than one kind (mixed
+ * points count as a kind here); else 0.
+ */
+unsigned int pairs_split(enum workload wl, unsigned int cs_ns);
 
 void sample_add(enum workload wl, const struct lock_ops *lock,
 		unsigned int cs_ns, unsigned int threads, unsigned int rep,
@@ -139,6 +183,10 @@ void sample_add(enum workload wl, const struct lock_ops *lock,
 unsigned int sample_reps(enum workload wl, const struct lock_ops *lock,
 			 unsigned int cs_ns, unsigned int threads,
 			 const char *metric, double *v);
+/* The same, of the reps that ran on a pair of kind @pair (or PAIR_ANY). */
+unsigned int sample_reps_pair(enum workload wl, const struct lock_ops *lock,
+			      unsigned int cs_ns, unsigned int threads,
+			      const char *metric, enum pair pair, double *v);
 
 struct summary {
 	double med, min, max;
@@ -163,6 +211,15 @@ struct summary sample_summary(enum workload wl, const struct lock_ops *lock,
 struct summary sample_ratio(enum workload wl, const struct lock_ops *a,
 			    const struct lock_ops *b, unsigned int cs_ns,
 			    unsigned int threads, const char *metric);
+/* The same, of the reps that ran on a pair of kind @pair. */
+struct summary sample_summary_pair(enum workload wl,
+				   const struct lock_ops *lock,
+				   unsigned int cs_ns, unsigned int threads,
+				   const char *metric, enum pair pair);
+struct summary sample_ratio_pair(enum workload wl, const struct lock_ops *a,
+				 const struct lock_ops *b, unsigned int cs_ns,
+				 unsigned int threads, const char *metric,
+				 enum pair pair);
 
 /* targets.c: issues 3 and 10's targets, checked on this run. */
 #define MAX_TARGETS	64
@@ -179,11 +236,16 @@ extern unsigned int nr_targets;
 
 void targets_compute(const struct lock_ops *km, const struct lock_ops *pt);
 /*
- * The sleeping lock other than @km with the highest median throughput
- * at a point of @wl; NULL if none was measured.
+ * The sleeping lock other than @km and its variants with the highest
+ * median throughput at a point of @wl (over the reps on a pair of kind
+ * @pair, for best_peer_pair); NULL if none was measured.
  */
 const struct lock_ops *best_peer(enum workload wl, const struct lock_ops *km,
 				 unsigned int cs, unsigned int threads);
+const struct lock_ops *best_peer_pair(enum workload wl,
+				      const struct lock_ops *km,
+				      unsigned int cs, unsigned int threads,
+				      enum pair pair);
 
 /* report.c: the text on stdout. */
 const struct lock_ops *selected(const struct lock_ops *ops);

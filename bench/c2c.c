@@ -28,6 +28,14 @@
 #define C2C_SAMPLES	31
 #define C2C_TRIPS	1000		/* round trips per sample */
 #define C2C_WARM	200		/* round trips before the samples */
+/*
+ * c2c_quick(), before every point of the contended and lru workloads:
+ * about 1 ms on either kind of pair, thread starts included, and enough
+ * to tell ~100 ns from ~400 ns.
+ */
+#define C2C_QUICK_SAMPLES	5
+#define C2C_QUICK_TRIPS		200
+#define C2C_QUICK_WARM		50
 #define C2C_TIMEOUT_NS	2000000000ull	/* give up: a CPU never ran us */
 
 struct c2c_run {
@@ -35,6 +43,7 @@ struct c2c_run {
 	int stop __attribute__((aligned(64)));	/* ping gave up or is done */
 	int pinned;				/* pong is on its CPU */
 	int cpu[2];
+	unsigned int samples, trips, warm;	/* samples <= C2C_SAMPLES */
 	const char *why;			/* set by ping on failure */
 	double ns[C2C_SAMPLES];
 };
@@ -111,18 +120,18 @@ static void *ping_main(void *arg)
 		r->why = "cannot pin a thread to the second CPU";
 		return NULL;
 	}
-	if (!trips(r, &v, C2C_WARM, deadline)) {
+	if (!trips(r, &v, r->warm, deadline)) {
 		r->why = "timed out: the second CPU did not answer";
 		return NULL;
 	}
-	for (s = 0; s < C2C_SAMPLES; s++) {
+	for (s = 0; s < r->samples; s++) {
 		uint64_t t0 = now_ns();
 
-		if (!trips(r, &v, C2C_TRIPS, deadline)) {
+		if (!trips(r, &v, r->trips, deadline)) {
 			r->why = "timed out: the second CPU did not answer";
 			return NULL;
 		}
-		r->ns[s] = (double)(now_ns() - t0) / C2C_TRIPS;
+		r->ns[s] = (double)(now_ns() - t0) / r->trips;
 	}
 	return NULL;
 }
@@ -148,7 +157,8 @@ static bool pick_cpus(int cpu[2])
 	return n == 2;
 }
 
-void c2c_measure(struct c2c *c)
+static void c2c_run(struct c2c *c, unsigned int samples, unsigned int nr,
+		    unsigned int warm)
 {
 	struct c2c_run *r;
 	pthread_t ping, pong;
@@ -169,6 +179,9 @@ void c2c_measure(struct c2c *c)
 	memset(r, 0, sizeof(*r));
 	r->cpu[0] = c->cpu[0];
 	r->cpu[1] = c->cpu[1];
+	r->samples = samples;
+	r->trips = nr;
+	r->warm = warm;
 	if (pthread_create(&pong, NULL, pong_main, r)) {
 		c->why = "cannot start a thread";
 		free(r);
@@ -183,14 +196,50 @@ void c2c_measure(struct c2c *c)
 	pthread_join(pong, NULL);
 	c->why = r->why;
 	if (!c->why) {
-		qsort(r->ns, C2C_SAMPLES, sizeof(double), cmp_double);
-		c->samples = C2C_SAMPLES;
-		c->trips = C2C_TRIPS;
-		c->rtt_ns = r->ns[C2C_SAMPLES / 2];
+		qsort(r->ns, samples, sizeof(double), cmp_double);
+		c->samples = samples;
+		c->trips = nr;
+		c->rtt_ns = r->ns[samples / 2];
 		c->min_ns = r->ns[0];
-		c->max_ns = r->ns[C2C_SAMPLES - 1];
+		c->max_ns = r->ns[samples - 1];
 	}
 	free(r);
+}
+
+void c2c_measure(struct c2c *c)
+{
+	c2c_run(c, C2C_SAMPLES, C2C_TRIPS, C2C_WARM);
+}
+
+/*
+ * KMUTEX_BENCH_FAKE_PAIRS=nnff (say): instead of measuring, c2c_quick()
+ * answers near (100 ns) for an 'n', far (400 ns) for anything else, in
+ * turn, for tests of the tables' split by kind (tests/bench_smoke.sh).
+ */
+const char *c2c_fake;
+
+static bool c2c_faked(struct c2c *c)
+{
+	static unsigned int k;
+	size_t n;
+
+	if (!c2c_fake)
+		c2c_fake = getenv("KMUTEX_BENCH_FAKE_PAIRS");
+	n = c2c_fake ? strlen(c2c_fake) : 0;
+	if (!n)
+		return false;
+	memset(c, 0, sizeof(*c));
+	c->cpu[1] = 1;
+	c->samples = 1;
+	c->rtt_ns = c2c_fake[k++ % n] == 'n' ? 100 : 400;
+	c->min_ns = c->max_ns = c->rtt_ns;
+	return true;
+}
+
+void c2c_quick(struct c2c *c)
+{
+	if (!c2c_faked(c))
+		c2c_run(c, C2C_QUICK_SAMPLES, C2C_QUICK_TRIPS, C2C_QUICK_WARM);
 }
 
 const char *c2c_label(const struct c2c *c)

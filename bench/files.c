@@ -4,9 +4,11 @@
  *
  *   results.csv    rows about the machine (record=machine: the CPU, the
  *                  CPU pair's cache-line round trip at the start and the
- *                  end), one row per sample (record=sample), per summary
- *                  (record=summary: value is the median over reps) and
- *                  per ratio against pthread (record=ratio_vs_pthread)
+ *                  end), one row per sample (record=sample, with the kind
+ *                  of CPU pair its point and rep ran on and the round
+ *                  trips before and after), per summary (record=summary:
+ *                  value is the median over reps) and per ratio against
+ *                  pthread (record=ratio_vs_pthread)
  *   results.json   the machine, the settings, the locks (built or
  *                  skipped), every sample, the summaries, the ratios and
  *                  issue 3's targets
@@ -66,7 +68,7 @@ static void csv_c2c(FILE *f, const char *name, const struct c2c *c)
 	put_num(f, c->min_ns, false);
 	fputc(',', f);
 	put_num(f, c->max_ns, false);
-	fputc('\n', f);
+	fputs(",,,\n", f);
 }
 
 static void csv_machine(FILE *f)
@@ -78,7 +80,7 @@ static void csv_machine(FILE *f)
 	for (p = cpu; *p; p++)
 		if (*p == ',')
 			*p = ';';
-	fprintf(f, "machine,cpu,%s,,,,,,cpus_online,%ld,,\n", cpu,
+	fprintf(f, "machine,cpu,%s,,,,,,cpus_online,%ld,,,,,\n", cpu,
 		mach.cpus_online);
 	csv_c2c(f, "c2c", &mach.c2c);
 	csv_c2c(f, "c2c-end", &mach.c2c_end);
@@ -94,7 +96,7 @@ static void write_csv(void)
 	if (!f)
 		return;
 	fprintf(f, "record,workload,lock,kind,lock_size,cs_ns,threads,rep,"
-		"metric,value,min,max\n");
+		"metric,value,min,max,pair,pair_rtt_ns,pair_rtt_after_ns\n");
 	csv_machine(f);
 	for (i = 0; i < nr_samples; i++) {
 		const struct sample *s = &samples[i];
@@ -104,7 +106,11 @@ static void write_csv(void)
 			lock_kind_name[s->lock->kind], s->lock->size, s->cs_ns,
 			s->threads, s->rep, s->metric);
 		put_num(f, s->value, false);
-		fprintf(f, ",,\n");
+		fprintf(f, ",,,%s,", pair_name[s->pair]);
+		put_num(f, s->rtt_ns, false);
+		fputc(',', f);
+		put_num(f, s->rtt_after_ns, false);
+		fputc('\n', f);
 	}
 	for (i = 0; i < nr_samples; i++) {
 		const struct sample *s = &samples[i];
@@ -134,7 +140,7 @@ static void write_csv(void)
 			put_num(f, m.min, false);
 			fputc(',', f);
 			put_num(f, m.max, false);
-			fputc('\n', f);
+			fputs(",,,\n", f);
 		}
 	}
 	fclose(f);
@@ -296,6 +302,13 @@ static void write_json(void)
 		json_point(f, &samples[i]);
 		fprintf(f, ", \"rep\": %u, \"value\": ", samples[i].rep);
 		put_num(f, samples[i].value, true);
+		if (samples[i].pair != PAIR_NONE) {
+			fprintf(f, ", \"pair\": \"%s\", \"pair_rtt_ns\": ",
+				pair_name[samples[i].pair]);
+			put_num(f, samples[i].rtt_ns, true);
+			fputs(", \"pair_rtt_after_ns\": ", f);
+			put_num(f, samples[i].rtt_after_ns, true);
+		}
 		fputc('}', f);
 	}
 	fprintf(f, "\n],\n\"summaries\": [\n");

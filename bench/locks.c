@@ -3,9 +3,12 @@
 #include <string.h>
 
 #include "lock_ops.h"
+/* The variants of kmutex (BENCH_VARIANTS), generated into $(B)/bench. */
+#include "variants.h"
 
 const struct lock_ops *const all_locks[] = {
 	&kmutex_ops,
+	BENCH_VARIANT_OPS
 	&pthread_default_ops,
 	&pthread_adaptive_ops,
 	&absl_ops,

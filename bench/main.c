@@ -40,6 +40,33 @@ static unsigned int progress_done, progress_total;
 static bool progress_tty;
 static bool broken;
 
+/*
+ * The CPU pair, measured briefly before and after each point of the
+ * contended, fairness and lru workloads (the "after" of one point is the
+ * "before" of the next, unless other work ran between them): the host
+ * may move a vCPU between near and far placement in mid-run.
+ */
+static struct c2c pair_now;
+static bool pair_valid;
+static size_t pair_from;
+
+static void pair_begin(void)
+{
+	if (!pair_valid)
+		c2c_quick(&pair_now);
+	pair_valid = true;
+	pair_from = nr_samples;
+}
+
+static void pair_end(void)
+{
+	struct c2c after;
+
+	c2c_quick(&after);
+	samples_set_pair(pair_from, &pair_now, &after);
+	pair_now = after;
+}
+
 static const unsigned int fairness_threads[] = { 4, 8 };
 static const unsigned int oversub_threads[] = { 2, 8, 16 };
 const unsigned int rw_threads[NR_RW_THREADS] = { 2, 4, 8, 16 };
@@ -64,7 +91,8 @@ static void usage(FILE *f)
 "oversubscription, an LRU cache under one lock; its rw_semaphore against\n"
 "pthread_rwlock_t (read-mostly throughput, writer wait), its semaphore\n"
 "against sem_t (hand-off), and the debugging build's cost.  First it says\n"
-"where it ran: the cache-line round trip between its two CPUs, near or far.\n"
+"where it ran: the cache-line round trip between its two CPUs, near or far,\n"
+"and again, briefly, before and after every point of every rep.\n"
 "Prints tables; writes results.csv, results.json and (with gnuplot)\n"
 "throughput.svg and wait.svg.  See bench/README.md.\n"
 "\n"
@@ -76,7 +104,9 @@ static void usage(FILE *f)
 "  --threads LIST     thread counts for the contended and lru workloads\n"
 "                     (default 1,2,4,8,16; fairness always runs at 4 and\n"
 "                     8 threads, oversubscription at 2, 8 and 16)\n"
-"  --locks LIST       locks to measure (default: all that were built)\n"
+"  --locks LIST       locks to measure (default: all that were built;\n"
+"                     kmutex-NAME are kmutex built with other flags,\n"
+"                     BENCH_VARIANTS in bench/bench.mk)\n"
 "  --workload LIST    of uncontended,contended,fairness,oversub,lru,rwsem,\n"
 "                     sem,debug (default: all; rwsem and sem run every rw\n"
 "                     lock and semaphore, whatever --locks says; lru, rwsem\n"
@@ -507,7 +537,8 @@ static void run_lru(unsigned int rep)
 	unsigned int t, l;
 	char what[64];
 
-	for (t = 0; t < set.nr_threads; t++)
+	for (t = 0; t < set.nr_threads; t++) {
+		pair_begin();
 		for (l = 0; l < set.nr_locks; l++) {
 			const struct lock_ops *ops = set.locks[l];
 			unsigned int n = set.threads[t];
@@ -536,6 +567,8 @@ static void run_lru(unsigned int rep)
 				   res.gets ? (double)res.hits /
 					      (double)res.gets : NAN);
 		}
+		pair_end();
+	}
 }
 
 /* One rep of the sem workload: ping-pong, then producer/consumers. */
@@ -639,12 +672,15 @@ int main(int argc, char **argv)
 		for (i = 0; i < nr_points; i++) {
 			unsigned int l;
 
+			pair_begin();
 			for (l = 0; l < set.nr_locks; l++)
 				if (set.locks[l]->kind != LOCK_FLOOR)
 					run_point(&points[i], set.locks[l], r);
+			pair_end();
 		}
 		if (set.workloads & SEL_LRU)
 			run_lru(r);
+		pair_valid = false;	/* measure again after these */
 		if (set.workloads & SEL_RWSEM)
 			run_rwsem(r);
 		if (set.workloads & SEL_SEM)

@@ -13,7 +13,9 @@
 #include "run.h"
 
 #define CELL	20	/* width of a "median (min-max)" cell */
-#define NAMEW	18
+#define NAMEW	18	/* at least; wider for long names (set_namew) */
+
+static int namew = NAMEW;
 
 const struct lock_ops *selected(const struct lock_ops *ops)
 {
@@ -75,9 +77,13 @@ void print_cell(struct summary s, double scale)
 	printf(" %-*s", CELL, fmt_cell(buf, sizeof(buf), s, scale));
 }
 
+/* A row's name; without a size (a ratio row), it may use that column. */
 void print_name(const char *name, const char *size)
 {
-	printf("%-*s %5s", NAMEW, name, size);
+	if (*size)
+		printf("%-*s %5s", namew, name, size);
+	else
+		printf("%-*s", namew + 6, name);
 }
 
 void print_lock(const struct lock_ops *ops)
@@ -141,6 +147,10 @@ void report_header(void)
 	       "the workers themselves; cells are median (min-max) over reps; "
 	       "ratios are per rep, then the median\n", set.mode, set.reps,
 	       set.reps == 1 ? "" : "s", set.seconds, set.warmup);
+	printf("pairs     the CPU pair is measured again (~1 ms) before "
+	       "and after every point of every rep of the contended, fairness "
+	       "and lru workloads; when a table saw both kinds, its ratio rows "
+	       "are repeated for the [near] and the [far] reps alone\n");
 	printf("locks    ");
 	for (i = 0; i < nr_all_locks; i++) {
 		const struct lock_ops *ops = all_locks[i];
@@ -157,18 +167,19 @@ void report_header(void)
 		printf("note      one CPU: contention here is all preemption\n");
 }
 
-static void ratio_row(const char *label, enum workload wl,
-		      const struct lock_ops *a, const struct lock_ops *b,
-		      unsigned int cs, const unsigned int *threads,
-		      unsigned int n, const char *metric)
+/* A ratio of two locks at the thread counts, on one kind of pair's reps. */
+static void ratio_row_pair(const char *label, enum workload wl,
+			   const struct lock_ops *a, const struct lock_ops *b,
+			   unsigned int cs, enum pair pair)
 {
-	unsigned int i;
+	unsigned int t;
 
 	if (!a || !b)
 		return;
 	print_name(label, "");
-	for (i = 0; i < n; i++)
-		print_cell(sample_ratio(wl, a, b, cs, threads[i], metric), 1);
+	for (t = 0; t < set.nr_threads; t++)
+		print_cell(sample_ratio_pair(wl, a, b, cs, set.threads[t],
+					     "mops", pair), 1);
 	printf("\n");
 }
 
@@ -211,31 +222,79 @@ static void table_uncontended(const struct lock_ops *km,
 }
 
 /*
- * kmutex against the best sleeping peer at each thread count (which one
- * is named on the line below), as issue 10's targets take it.
+ * " [near, 3 reps]" (" [near, 2-3 reps]" when the thread counts differ)
+ * for one kind of pair, "" for PAIR_ANY: kmutex's reps of that kind.
  */
-static void best_peer_rows(enum workload wl, const struct lock_ops *km,
-			   unsigned int cs)
+static char *pair_suffix(char *buf, size_t len, enum workload wl,
+			 const struct lock_ops *km, unsigned int cs,
+			 enum pair pair)
+{
+	unsigned int lo = ~0u, hi = 0, t, n;
+	double v[MAX_REPS];
+
+	*buf = 0;
+	if (pair == PAIR_ANY || !km)
+		return buf;
+	for (t = 0; t < set.nr_threads; t++) {
+		n = sample_reps_pair(wl, km, cs, set.threads[t], "mops", pair,
+				     v);
+		lo = n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+	}
+	if (lo == hi)
+		snprintf(buf, len, " [%s, %u rep%s]", pair_name[pair], hi,
+			 hi == 1 ? "" : "s");
+	else
+		snprintf(buf, len, " [%s, %u-%u reps]", pair_name[pair], lo,
+			 hi);
+	return buf;
+}
+
+/*
+ * Under a throughput table, on the reps of one kind of pair (or all):
+ * kmutex against pthread, against the best sleeping peer at each thread
+ * count (which one is named on the line below), as issue 10's targets
+ * take it, and each selected variant of kmutex against pthread and
+ * against kmutex.
+ */
+static void ratio_rows(enum workload wl, unsigned int cs,
+		       const struct lock_ops *km, const struct lock_ops *pt,
+		       enum pair pair)
 {
 	const struct lock_ops *bp;
-	unsigned int t;
+	char sfx[48], label[128];
+	unsigned int i, t;
 
-	if (!km)
-		return;
-	print_name("kmutex/best peer", "");
-	for (t = 0; t < set.nr_threads; t++) {
-		bp = best_peer(wl, km, cs, set.threads[t]);
-		print_cell(bp ? sample_ratio(wl, km, bp, cs, set.threads[t],
-					     "mops") :
-				(struct summary){ 0 }, 1);
+	pair_suffix(sfx, sizeof(sfx), wl, km, cs, pair);
+	snprintf(label, sizeof(label), "kmutex/pthread%s", sfx);
+	ratio_row_pair(label, wl, km, pt, cs, pair);
+	if (km) {
+		snprintf(label, sizeof(label), "kmutex/best peer%s", sfx);
+		print_name(label, "");
+		for (t = 0; t < set.nr_threads; t++) {
+			bp = best_peer_pair(wl, km, cs, set.threads[t], pair);
+			print_cell(bp ? sample_ratio_pair(wl, km, bp, cs,
+					set.threads[t], "mops", pair) :
+					(struct summary){ 0 }, 1);
+		}
+		printf("\n");
+		print_name("  best peer", "");
+		for (t = 0; t < set.nr_threads; t++) {
+			bp = best_peer_pair(wl, km, cs, set.threads[t], pair);
+			printf(" %-*s", CELL, bp ? bp->name : "-");
+		}
+		printf("\n");
 	}
-	printf("\n");
-	print_name("  best peer", "");
-	for (t = 0; t < set.nr_threads; t++) {
-		bp = best_peer(wl, km, cs, set.threads[t]);
-		printf(" %-*s", CELL, bp ? bp->name : "-");
+	for (i = 0; i < set.nr_locks; i++) {
+		const struct lock_ops *v = set.locks[i];
+
+		if (!v->variant)
+			continue;
+		snprintf(label, sizeof(label), "%s/pthread%s", v->name, sfx);
+		ratio_row_pair(label, wl, v, pt, cs, pair);
+		snprintf(label, sizeof(label), "%s/kmutex%s", v->name, sfx);
+		ratio_row_pair(label, wl, v, km, cs, pair);
 	}
-	printf("\n");
 }
 
 static void thread_heads(void)
@@ -258,7 +317,8 @@ static void throughput_rows(enum workload wl, unsigned int cs,
 			    const struct lock_ops *km,
 			    const struct lock_ops *pt)
 {
-	unsigned int i, t;
+	unsigned int split = pairs_split(wl, cs);
+	unsigned int i, t, p;
 
 	thread_heads();
 	for (i = 0; i < set.nr_locks; i++) {
@@ -270,9 +330,10 @@ static void throughput_rows(enum workload wl, unsigned int cs,
 						  set.threads[t], "mops"), 1);
 		printf("\n");
 	}
-	ratio_row("kmutex/pthread", wl, km, pt, cs, set.threads,
-		  set.nr_threads, "mops");
-	best_peer_rows(wl, km, cs);
+	ratio_rows(wl, cs, km, pt, PAIR_ANY);
+	for (p = PAIR_NEAR; p <= PAIR_FAR; p++)
+		if (split & (1u << p))
+			ratio_rows(wl, cs, km, pt, (enum pair)p);
 }
 
 static void table_contended(unsigned int cs, const struct lock_ops *km,
@@ -413,16 +474,20 @@ static void table_oversub(const struct lock_ops *km,
 static void table_targets(void)
 {
 	unsigned int i, met = 0;
+	int w = 66;
 
 	if (!nr_targets)
 		return;
+	for (i = 0; i < nr_targets; i++)
+		if ((int)strlen(targets[i].what) > w)
+			w = (int)strlen(targets[i].what);
 	rule("== Issues 3 and 10's targets for kmutex, on this run (medians "
 	     "of per-rep ratios)");
 	for (i = 0; i < nr_targets; i++) {
 		char v[24], l[24];
 
-		printf("  %-7s %-66s %6s  (target %s %s)\n",
-		       targets[i].met ? "met" : "MISSED", targets[i].what,
+		printf("  %-7s %-*s %6s  (target %s %s)\n",
+		       targets[i].met ? "met" : "MISSED", w, targets[i].what,
 		       fmt_num(v, sizeof(v), targets[i].value),
 		       targets[i].at_most ? "<=" : ">=",
 		       fmt_num(l, sizeof(l), targets[i].limit));
@@ -431,10 +496,71 @@ static void table_targets(void)
 	printf("  %u of %u met.  On a 2-CPU VM single runs are noisy: "
 	       "re-run, or use --full, before trusting one line.\n", met,
 	       nr_targets);
-	if (strcmp(c2c_label(&mach.c2c), "near"))
+	if (!pair_points[PAIR_NEAR] && strcmp(c2c_label(&mach.c2c), "near"))
 		printf("  (issue 10's kmutex/pthread >= 1.5 at ~%.0f ns holds "
-		       "for near CPU pairs only; this run's pair: %s)\n",
-		       set.cs_ns, c2c_label(&mach.c2c));
+		       "for near CPU pairs only; this run had none)\n",
+		       set.cs_ns);
+	if (pair_points[PAIR_NEAR] && pair_points[PAIR_FAR])
+		printf("  (both kinds of CPU pair were seen: issue 10's "
+		       "any-machine targets are judged on the near and the far "
+		       "reps apart)\n");
+}
+
+/*
+ * Wide enough for every lock's name, and every ratio row's label (which
+ * may use the size column too): "kmutex-<variant>/pthread [near, 2-3
+ * reps]" when the tables split by pair.
+ */
+static void set_namew(void)
+{
+	char sfx[48];
+	unsigned int i;
+	int w, extra = 0;
+
+	if (pairs_split(WL_CONTENDED, 0) |
+	    pairs_split(WL_CONTENDED, (unsigned int)set.cs_ns) |
+	    pairs_split(WL_CONTENDED_DATA, 0) | pairs_split(WL_LRU, 0))
+		extra = snprintf(sfx, sizeof(sfx), " [near, %u-%u reps]",
+				 set.reps, set.reps);
+	namew = NAMEW;
+	for (i = 0; i < set.nr_locks; i++) {
+		const struct lock_ops *ops = set.locks[i];
+
+		w = (int)strlen(ops->name);
+		if (w > namew)
+			namew = w;
+		if (!ops->variant)
+			continue;
+		/* + 1: a space after the label, whatever its length. */
+		w = (int)strlen(ops->name) + (int)strlen("/pthread") + extra -
+		    6 + 1;
+		if (w > namew)
+			namew = w;
+	}
+	w = (int)strlen("kmutex/best peer") + extra - 6;
+	if (w > namew)
+		namew = w;
+}
+
+/* Which kind of pair the points ran on, when they were labelled. */
+static void report_pairs(void)
+{
+	unsigned int p, n = 0;
+
+	for (p = PAIR_NA; p < NR_PAIRS; p++)
+		n += pair_points[p];
+	if (!n)
+		return;
+	printf("pairs     %u points x reps of contended/fairness/lru labelled "
+	       "by a round trip before and after:", n);
+	for (p = PAIR_NA; p < NR_PAIRS; p++)
+		if (pair_points[p])
+			printf(" %s %u", pair_name[p], pair_points[p]);
+	if (!isnan(pair_rtt_min))
+		printf(" (%.0f-%.0f ns)", pair_rtt_min, pair_rtt_max);
+	if (c2c_fake && *c2c_fake)
+		printf(" FAKED by KMUTEX_BENCH_FAKE_PAIRS=%s", c2c_fake);
+	printf("\n");
 }
 
 void report_tables(void)
@@ -443,6 +569,7 @@ void report_tables(void)
 	const struct lock_ops *pt = selected(&pthread_default_ops);
 	unsigned int i;
 
+	set_namew();
 	if (set.workloads & SEL_UNCONTENDED)
 		table_uncontended(km, pt);
 	if (set.workloads & SEL_CONTENDED) {
@@ -475,10 +602,14 @@ void report_tables(void)
 	printf("cpu pair  at the end: ");
 	print_c2c(&mach.c2c_end, false);
 	printf("\n");
-	if (strcmp(c2c_label(&mach.c2c), c2c_label(&mach.c2c_end)))
-		printf("warning   the CPU pair was %s at the start and %s at "
-		       "the end: the host moved a vCPU during the run, so "
-		       "contended figures mix both kinds\n",
+	report_pairs();
+	if (strcmp(c2c_label(&mach.c2c), c2c_label(&mach.c2c_end)) ||
+	    (pair_points[PAIR_NEAR] && pair_points[PAIR_FAR]) ||
+	    pair_points[PAIR_MIXED])
+		printf("warning   the CPU pair changed during the run (%s at the "
+		       "start, %s at the end): the host moved a vCPU; the "
+		       "all-rep cells mix both kinds, the [near] and [far] "
+		       "ratio rows do not\n",
 		       c2c_label(&mach.c2c), c2c_label(&mach.c2c_end));
 	printf("CPU use   during the run: this benchmark %.0f%%, other "
 	       "processes %.0f%%, stolen by the host %.0f%% of the %ld CPUs\n",

@@ -24,9 +24,19 @@ const char *const workload_name[NR_WORKLOADS] = {
 	[WL_DEBUG]		= "debug",
 };
 
+const char *const pair_name[NR_PAIRS] = {
+	[PAIR_NONE]	= "",
+	[PAIR_NA]	= "n/a",
+	[PAIR_NEAR]	= "near",
+	[PAIR_FAR]	= "far",
+	[PAIR_MIXED]	= "mixed",
+};
+
 struct sample *samples;
 size_t nr_samples;
 static size_t samples_cap;
+unsigned int pair_points[NR_PAIRS];
+double pair_rtt_min = NAN, pair_rtt_max = NAN;
 
 void sample_add(enum workload wl, const struct lock_ops *lock,
 		unsigned int cs_ns, unsigned int threads, unsigned int rep,
@@ -43,12 +53,76 @@ void sample_add(enum workload wl, const struct lock_ops *lock,
 	samples[nr_samples++] = (struct sample){
 		.wl = wl, .lock = lock, .cs_ns = cs_ns, .threads = threads,
 		.rep = rep, .metric = metric, .value = value,
+		.pair = PAIR_NONE, .rtt_ns = NAN, .rtt_after_ns = NAN,
 	};
+}
+
+enum pair c2c_pair(const struct c2c *c)
+{
+	const char *l = c2c_label(c);
+
+	return !strcmp(l, "near") ? PAIR_NEAR :
+	       !strcmp(l, "far") ? PAIR_FAR : PAIR_NA;
+}
+
+void samples_set_pair(size_t from, const struct c2c *before,
+		      const struct c2c *after)
+{
+	enum pair a = c2c_pair(before), b = c2c_pair(after), p;
+	size_t i;
+
+	p = a == PAIR_NA || b == PAIR_NA ? PAIR_NA : a == b ? a : PAIR_MIXED;
+	for (i = from; i < nr_samples; i++) {
+		samples[i].pair = p;
+		samples[i].rtt_ns = before->rtt_ns;
+		samples[i].rtt_after_ns = after->rtt_ns;
+	}
+	pair_points[p]++;
+	for (i = 0; i < 2; i++) {
+		double v = i ? after->rtt_ns : before->rtt_ns;
+
+		if (isnan(v))
+			continue;
+		if (!(v >= pair_rtt_min))
+			pair_rtt_min = v;
+		if (!(v <= pair_rtt_max))
+			pair_rtt_max = v;
+	}
+}
+
+unsigned int pairs_seen(enum workload wl, unsigned int cs_ns)
+{
+	unsigned int mask = 0;
+	size_t i;
+
+	for (i = 0; i < nr_samples; i++)
+		if (samples[i].wl == wl && samples[i].cs_ns == cs_ns)
+			mask |= 1u << samples[i].pair;
+	return mask;
+}
+
+unsigned int pairs_split(enum workload wl, unsigned int cs_ns)
+{
+	unsigned int kinds = (1u << PAIR_NEAR) | (1u << PAIR_FAR) |
+			     (1u << PAIR_MIXED);
+	unsigned int mask = pairs_seen(wl, cs_ns) & kinds;
+
+	if (__builtin_popcount(mask) < 2)
+		return 0;
+	return mask & ((1u << PAIR_NEAR) | (1u << PAIR_FAR));
 }
 
 unsigned int sample_reps(enum workload wl, const struct lock_ops *lock,
 			 unsigned int cs_ns, unsigned int threads,
 			 const char *metric, double *v)
+{
+	return sample_reps_pair(wl, lock, cs_ns, threads, metric, PAIR_ANY,
+				v);
+}
+
+unsigned int sample_reps_pair(enum workload wl, const struct lock_ops *lock,
+			      unsigned int cs_ns, unsigned int threads,
+			      const char *metric, enum pair pair, double *v)
 {
 	unsigned int r, found = 0;
 	size_t i;
@@ -60,7 +134,8 @@ unsigned int sample_reps(enum workload wl, const struct lock_ops *lock,
 
 		if (s->wl == wl && s->lock == lock && s->cs_ns == cs_ns &&
 		    s->threads == threads && !strcmp(s->metric, metric) &&
-		    s->rep < set.reps) {
+		    s->rep < set.reps &&
+		    (pair == PAIR_ANY || s->pair == pair)) {
 			v[s->rep] = s->value;
 			found++;
 		}
@@ -108,9 +183,18 @@ struct summary sample_summary(enum workload wl, const struct lock_ops *lock,
 			      unsigned int cs_ns, unsigned int threads,
 			      const char *metric)
 {
+	return sample_summary_pair(wl, lock, cs_ns, threads, metric,
+				   PAIR_ANY);
+}
+
+struct summary sample_summary_pair(enum workload wl,
+				   const struct lock_ops *lock,
+				   unsigned int cs_ns, unsigned int threads,
+				   const char *metric, enum pair pair)
+{
 	double v[MAX_REPS];
 
-	sample_reps(wl, lock, cs_ns, threads, metric, v);
+	sample_reps_pair(wl, lock, cs_ns, threads, metric, pair, v);
 	return summarize(v);
 }
 
@@ -118,10 +202,19 @@ struct summary sample_ratio(enum workload wl, const struct lock_ops *a,
 			    const struct lock_ops *b, unsigned int cs_ns,
 			    unsigned int threads, const char *metric)
 {
+	return sample_ratio_pair(wl, a, b, cs_ns, threads, metric, PAIR_ANY);
+}
+
+/* The two locks of one point and rep share its label: one filter does. */
+struct summary sample_ratio_pair(enum workload wl, const struct lock_ops *a,
+				 const struct lock_ops *b, unsigned int cs_ns,
+				 unsigned int threads, const char *metric,
+				 enum pair pair)
+{
 	double va[MAX_REPS], vb[MAX_REPS];
 
-	sample_reps(wl, a, cs_ns, threads, metric, va);
-	sample_reps(wl, b, cs_ns, threads, metric, vb);
+	sample_reps_pair(wl, a, cs_ns, threads, metric, pair, va);
+	sample_reps_pair(wl, b, cs_ns, threads, metric, pair, vb);
 	return summarize_ratio(va, vb);
 }
 
