@@ -98,11 +98,17 @@ $(B)/busted%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
 	$(call make_archive,$(@D)/obj/*.o)
 
-# The variant with race points (src/race.h), for the tests race_*.c.
-$(B)/race/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
+# Variants for tests named after them: race points (src/race.h) for the
+# tests race_*.c; the mutex policy fixed to "keep" (src/mutex.c,
+# MUTEX_FORCE_KEEP), so that the stress tests keep_*.c run the timed
+# first waiter, which the adaptive policy may never choose in a test.
+VARIANT_FLAGS_race := -DKMUTEX_RACE_POINTS
+VARIANT_FLAGS_keep := -DMUTEX_FORCE_KEEP=1
+VARIANTS := race keep
+$(VARIANTS:%=$(B)/%/libkmutex.a): $(B)/%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 	mkdir -p $(@D)/obj
 	for s in $(LIB_SRCS); do \
-		$(CC) $(LIBCFLAGS) -DKMUTEX_RACE_POINTS -c $$s \
+		$(CC) $(LIBCFLAGS) $(VARIANT_FLAGS_$*) -c $$s \
 			-o $(@D)/obj/$$(basename $$s .c).o || exit 1; done
 	$(call make_archive,$(@D)/obj/*.o)
 
@@ -118,13 +124,15 @@ BUSTED    := 1 2 3 4 5 6
 BUSTED_TESTS := mutex_exclusion mutex_wakeups mutex_interruptible rwsem \
 		stress_mutex_signals ww_mutex_stress
 TEST_LIBS := $(B)/libkmutex.a $(BUSTED:%=$(B)/busted%/libkmutex.a) \
-	     $(B)/race/libkmutex.a
+	     $(VARIANTS:%=$(B)/%/libkmutex.a)
+# The library a test links: a variant's for tests named VARIANT_*.
+test_lib = $(B)/$(firstword $(foreach v,$(VARIANTS),$(if $(filter $(v)_%,$(1)),$(v)/)))libkmutex.a
 
 # TEST_LDLIBS: more for the link of the test programs (make coverage).
 TEST_LDLIBS ?=
 $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_HDRS) $(TEST_LIBS) | $(B)/tests
 	$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@ \
-		$(B)/$(if $(filter race_%,$*),race/)libkmutex.a $(TEST_LDLIBS)
+		$(call test_lib,$*) $(TEST_LDLIBS)
 	case " $(BUSTED_TESTS) " in *" $* "*) \
 		for n in $(BUSTED); do \
 			$(CC) $(KCFLAGS) $(CFLAGS) $< -o $@.busted$$n \
