@@ -24,7 +24,8 @@
  *                    its mutual exclusion matters to this protocol.
  *   wait_list        .wait_list, a FIFO of waiter ids q[0..qlen-1].
  *   waiters          struct kmutex_waiter (src/waiter.h): state
- *                    (SLEEPING/WOKEN/HANDOFF) and want_handoff.
+ *                    (SLEEPING/WOKEN/HANDOFF), want_handoff, and flags
+ *                    (timed[]: a timed first waiter, below).
  *   futex            waiter_sleep()/waiter_wake() (src/waiter.c) on
  *                    futex(2) (src/futex.h).  fq[t] is "thread t is
  *                    queued in the kernel on its futex word": FUTEX_WAIT
@@ -39,13 +40,26 @@
  *                    xchg(count, -1), queue, sleep, retry, starvation
  *                    (want_handoff; the time test is a nondeterministic
  *                    choice), handoff, interruption.
+ *   timed waiter     mutex_keep_timed(): while the process-wide policy
+ *                    flag mutex_keep is set, the first waiter, unless it
+ *                    wants a handoff, sets w->flags under wait_lock and
+ *                    sleeps with a deadline (MUTEX_KEEP_NS); on waking
+ *                    (timeout, wake-up or spurious) it clears w->flags
+ *                    under wait_lock before anything else.  The policy
+ *                    flag is an input, so each sleep of a first waiter
+ *                    is timed or not by a free choice; the timeout is a
+ *                    spontaneous return from FUTEX_WAIT, always enabled
+ *                    for a timed sleeper (the model has no clock), which
+ *                    is therefore never blocked.
  *   leave            mutex_leave(): an interrupted waiter unlinks and
  *                    passes on a wake-up that may have been meant for it.
  *   acquired         mutex_acquired(): the new owner unlinks and stores
  *                    count 0 if the list is now empty.
  *   slow unlock      kmutex_mutex_unlock_slowpath(): handoff to a
  *                    starving first waiter, else store 1 and wake the
- *                    first waiter unless it is already awake.
+ *                    first waiter unless it is already awake or timed
+ *                    (a timed sleeper wakes itself).  mutex_leave() may
+ *                    still wake a timed first waiter: harmless.
  *
  * N threads (3) each loop for ever: mutex_lock() or
  * mutex_lock_interruptible(), critical section, mutex_unlock(); or stop
@@ -59,17 +73,20 @@
  * Properties:
  *   - the monitor process asserts, in every reachable state: mutual
  *     exclusion (holders, incs <= 1); count 1 => nobody holds it; count
- *     0 => somebody does; and, whenever wait_lock is free: a non-empty
- *     list with count != -1 has its first waiter WOKEN (what a fast
- *     unlock, which wakes nobody, relies on); no waiter but the first is
- *     awake (one woken at a time); all threads stopped => the mutex is
- *     free, unqueued, as initialised;
+ *     0 => somebody does; only the first waiter is ever timed; and,
+ *     whenever wait_lock is free: a non-empty list with count != -1 has
+ *     its first waiter WOKEN or timed (what a fast unlock, which wakes
+ *     nobody, relies on: the first waiter will retry); no waiter but the
+ *     first is awake (one woken at a time); all threads stopped => the
+ *     mutex is free, unqueued, as initialised;
  *   - the assert in the slow unlock: mutex_fatal("is not locked") never
  *     fires for a correct unlock;
- *   - spin's invalid-end-state check: no deadlock, no lost wake-up;
+ *   - spin's invalid-end-state check: no deadlock, no lost wake-up (an
+ *     untimed sleeper nobody wakes);
  *   - with -DLIVE, the LTL claim waiter_progress (pan -a -f): under weak
  *     fairness a queued waiter leaves the list, owning the lock or
- *     interrupted (no starvation: bargers are bounded by the handoff).
+ *     interrupted (no starvation: bargers are bounded by the handoff;
+ *     weak fairness also makes a timed sleeper time out in the end).
  *
  * Deliberately broken variants, one plausible bug each (spin -D...):
  *   BUSTED_WAKE       the slow unlock frees the lock but wakes nobody
@@ -79,6 +96,9 @@
  *   BUSTED_HANDOFF    a waiter checks for a signal before the handoff
  *   BUSTED_EXCL       the handoff also stores count 1
  *   BUSTED_NOHANDOFF  the unlock ignores want_handoff (liveness only)
+ *   BUSTED_TIMED      a waiter sets w->flags for a timed sleep but never
+ *                     clears it: a later untimed sleep is skipped by
+ *                     unlocks (a lost wake-up)
  * With -DNO_INVARIANTS the monitor checks mutual exclusion only, to show
  * what each bug does to the threads (a lost wake-up: a blocked thread).
  * model/check runs them all.
@@ -104,6 +124,7 @@ bit   spinner;			/* .spinner */
 byte  state[N];			/* kmutex_waiter .state (SLEEPING = 0) */
 bit   want_handoff[N];	/* kmutex_waiter .want_handoff */
 bit   fq[N];			/* thread queued in FUTEX_WAIT on .state */
+bit   timed[N];			/* kmutex_waiter .flags: a timed sleeper */
 
 /* Ghosts, for the properties only. */
 bit   inlist[N];		/* thread is on the wait list */
@@ -112,6 +133,13 @@ byte  incs;			/* threads in the critical section */
 byte  running = N;		/* threads that have not stopped */
 
 #define FIRST		(qlen > 0 -> q[0] : NONE)
+
+/* waiter_sleep()'s deadline: in C, w.flags ? &until : NULL */
+#ifndef BUSTED_TIMED
+#define DEADLINE	timed[me]
+#else
+#define DEADLINE	dl
+#endif
 
 /* --- wait_lock (wait_lock_acquire / wait_lock_release) ---------------- */
 
@@ -182,6 +210,9 @@ inline list_del(t)
 	qlen--;
 	q[qlen] = NONE;
 	inlist[t] = 0;
+#ifdef BUSTED_TIMED
+	timed[t] = 0;	/* dead: canonical value (never cleared before) */
+#endif
 	i = 0
 }
 
@@ -255,6 +286,9 @@ active [N] proctype thread()
 	bit intr;	/* sleeping in mutex_lock_interruptible() */
 	bit ret;	/* waiter_sleep(): 1 = -EINTR */
 	bit got;	/* this thread's CAS / xchg found count 1 */
+#ifdef BUSTED_TIMED
+	bit dl;		/* this sleep has a deadline */
+#endif
 #ifdef LIVE
 	bit lost;	/* lost a race without asking for a handoff */
 #endif
@@ -320,9 +354,35 @@ idle:
 	};
 
 sleep:
-	wl_release();
+	/* mutex_keep_timed(): while the policy flag mutex_keep is set (an
+	 * input, so a free choice here), the first waiter, unless it wants a
+	 * handoff, sleeps with a deadline and unlocks leave it asleep.  One
+	 * step with the release: nobody reads timed[me] without wait_lock. */
+#ifndef BUSTED_TIMED
+	atomic {
+		if
+		:: q[0] == me && !want_handoff[me] -> timed[me] = 1
+		:: skip
+		fi;
+		assert(wl == me + 1);
+		wl = 0
+	};
+#else
+	/* Bug: w->flags is set when the sleep is timed but never cleared,
+	 * and the deadline comes from the decision (dl), not the flag: a
+	 * later untimed sleep keeps the flag, and unlocks skip it. */
+	atomic {
+		if
+		:: q[0] == me && !want_handoff[me] -> timed[me] = 1; dl = 1
+		:: dl = 0
+		fi;
+		assert(wl == me + 1);
+		wl = 0
+	};
+#endif
 
-	/* waiter_sleep(): loop until state != SLEEPING, or -EINTR */
+	/* waiter_sleep(): loop until state != SLEEPING, -EINTR, or (timed)
+	 * -ETIMEDOUT */
 	do
 	:: state[me] != SLEEPING -> break
 	:: else ->
@@ -346,10 +406,19 @@ sleep:
 #endif
 		:: atomic { intr -> fq[me] = 0; ret = 1 };
 			break	/* a signal handler ran: -EINTR */
+		/* The deadline passed: -ETIMEDOUT, which the caller turns into
+		 * 0.  Always enabled for a timed sleeper (no clock: a timeout
+		 * may come at any time), so a timed sleeper is never blocked,
+		 * and weak fairness makes it time out if nothing else comes. */
+		:: atomic { DEADLINE -> fq[me] = 0 };
+			break
 		fi
 	od;
 
 	wl_acquire();
+#ifndef BUSTED_TIMED
+	timed[me] = 0;	/* w.flags = 0, before anything else */
+#endif
 #ifndef BUSTED_HANDOFF
 	if
 	:: d_step { state[me] == HANDOFF -> holders++ };
@@ -459,8 +528,9 @@ locked:
 	fi;
 	d_step { count = 1; holders-- };	/* barging allowed */
 	if
-	:: w == NONE || state[w] != SLEEPING ->
-		/* nobody, or already woken and not yet run: one at a time */
+	:: w == NONE || state[w] != SLEEPING || timed[w] ->
+		/* nobody, or already woken and not yet run: one at a time;
+		 * or a timed sleeper, which wakes itself */
 		wl_release();
 		w = NONE;
 		goto idle
@@ -500,18 +570,31 @@ finish:
 #define INV_FREE	(count != 1 || holders == 0)
 #define INV_HELD	(count != 0 || holders == 1)
 /* What a fast unlock (which wakes nobody) relies on: if count is not -1
- * and someone waits, the first waiter is awake and will retry.  Only
- * between wait_lock sections: inside one, the list is being changed. */
+ * and someone waits, the first waiter is awake and will retry, or timed
+ * and will wake itself (a timed first waiter stays SLEEPING: neither
+ * unlock wakes it).  Only between wait_lock sections: inside one, the
+ * list is being changed. */
 #define INV_WOKEN	(wl != 0 || qlen == 0 || count == -1 || \
-			 state[q[0]] == WOKEN)
+			 state[q[0]] == WOKEN || timed[q[0]])
 #define INV_ONE		(wl != 0 || REST_ASLEEP)
+/* Only the first waiter is ever timed (what lets the unlock look at the
+ * first waiter's flag alone), at every step, not only between wait_lock
+ * sections. */
+#define UNTIMED(k)	(!timed[k] || (qlen > 0 && q[0] == k))
+#if N == 4
+#define INV_TIMED	(UNTIMED(0) && UNTIMED(1) && UNTIMED(2) && UNTIMED(3))
+#elif N == 3
+#define INV_TIMED	(UNTIMED(0) && UNTIMED(1) && UNTIMED(2))
+#else
+#define INV_TIMED	(UNTIMED(0) && UNTIMED(1))
+#endif
 /* All threads stopped: the mutex is back to its initial state. */
 #define INV_END		(running > 0 || \
 			 (count == 1 && qlen == 0 && wl == 0 && spinner == 0))
 
 #ifndef NO_INVARIANTS
 #define INV	(INV_EXCL && INV_FREE && INV_HELD && INV_WOKEN && INV_ONE && \
-		 INV_END)
+		 INV_TIMED && INV_END)
 #else
 /* To see what a broken variant does to the threads, not to the state. */
 #define INV	INV_EXCL
@@ -526,6 +609,7 @@ end:	atomic {
 		assert(INV_HELD);
 		assert(INV_WOKEN);
 		assert(INV_ONE);
+		assert(INV_TIMED);
 		assert(INV_END)
 	}
 }
