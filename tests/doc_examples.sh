@@ -18,7 +18,7 @@
 #   examples/F.c   the block is that file of examples/, character for
 #                  character (the file is the source: edit it, then copy
 #                  it into the block).
-# Any other word fails the test, as does a ```C block it cannot read.
+# Any other word fails the test, as does a ```c block left open.
 # Each is built with $CC -std=gnu11 -Wall -Wextra -Werror, and with
 # clang -Wthread-safety (compile only) when clang is installed.  Every
 # examples/*.c is built the same way; those no document shows are
