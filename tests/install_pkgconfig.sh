@@ -212,8 +212,8 @@ hello_run() {
 	else
 		[ "$linkage" = static ] || bad "$name: not linked against libkmutex.so"
 	fi
-	out=$(env -u LD_LIBRARY_PATH timeout 60 "${RUN[@]}" "$tmp/$name" 2>&1)
-	if [ $? != 0 ] || [ "$out" != 4000000 ]; then
+	if ! out=$(env -u LD_LIBRARY_PATH timeout 60 "${RUN[@]}" \
+		"$tmp/$name" 2>&1) || [ "$out" != 4000000 ]; then
 		bad "$name: ran wrong: '$out' (expected 4000000)"
 	else
 		echo "$name ($linkage): ok"
@@ -234,7 +234,7 @@ if make -s --no-print-directory install PREFIX="$px" CC="$CC" B="$B" \
 		"$libdir/libkmutex.a" $(pkg-config --static --libs-only-other kmutex)
 	unset PKG_CONFIG_PATH
 	if command -v man > /dev/null && command -v groff > /dev/null; then
-		MANPAGER=cat man -M "$px/share/man" guard 2>&1 |
+		MANPAGER="cat" man -M "$px/share/man" guard 2>&1 |
 			grep -q 'scoped_guard' ||
 			bad "man -M \$PREFIX/share/man guard: no page shown"
 	else
@@ -242,8 +242,8 @@ if make -s --no-print-directory install PREFIX="$px" CC="$CC" B="$B" \
 	fi
 	make -s --no-print-directory uninstall PREFIX="$px" CC="$CC" B="$B" \
 		> "$tmp/uninstall.log" 2>&1 || bad "make uninstall PREFIX=... failed"
-	left=$(find "$px" ! -type d | head -n 5)
-	[ -z "$left" ] || bad "make uninstall left files behind:" $left
+	left=$(find "$px" ! -type d | head -n 5 | tr '\n' ' ')
+	[ -z "$left" ] || bad "make uninstall left files behind: $left"
 else
 	bad "make install PREFIX=\$tmp/x failed"
 	sed 's/^/    /' "$tmp/install3.log" | tail -n 10
