@@ -378,29 +378,17 @@ static void test_signals(int flags)
 	struct fam_call c, d;
 	struct completion x;
 	unsigned int i;
-	int before;
 
 	fam_handle_sigusr1(flags);
 	init_completion(&x);
 	for (i = 0; i < 3; i++) {
-		before = fam_signal_count();
-		fam_start(&c, fns[i], &x, 60000);
-		fam_wait_queued(&c, &x.wait_list, 1);
-		fam_interrupt(&c);
-		CHECK_EQ(fam_join(&c), -EINTR);
-		CHECK(c.signals > before);
+		fam_interrupted_alone(fns[i], &x, &x.wait_list, NULL);
 		check_idle(&x);
 		complete(&x);
 		CHECK_EQ(drain(&x), 1);
 
 		/* Interrupted ahead of another waiter: that one gets it. */
-		fam_start(&c, fns[i], &x, 60000);
-		fam_wait_queued(&c, &x.wait_list, 1);
-		fam_start(&d, call_wait, &x, 0);
-		fam_wait_queued(&d, &x.wait_list, 2);
-		fam_interrupt(&c);
-		CHECK_EQ(fam_join(&c), -EINTR);
-		CHECK_EQ(fam_queued(&x.wait_list), 1);
+		fam_interrupted_ahead(fns[i], call_wait, &x, &x.wait_list, &d);
 		complete(&x);
 		CHECK_EQ(fam_join(&d), 0);
 		check_idle(&x);
@@ -450,7 +438,6 @@ static void test_complete_vs_signal(int flags)
 		call_wait_interruptible, call_wait_killable,
 		call_wait_interruptible_timeout,
 	};
-	struct fam_call c, d;
 	struct completion x;
 	int round, kept = 0, passed = 0;
 
@@ -461,10 +448,7 @@ static void test_complete_vs_signal(int flags)
 		bool pending;
 		long ret;
 
-		fam_start(&c, fn, &x, 60000);
-		fam_wait_queued(&c, &x.wait_list, 1);
-		fam_interrupt_during(&c, do_complete, &x);
-		ret = fam_join(&c);
+		ret = fam_given_during_signal(fn, &x, &x.wait_list, do_complete);
 		CHECK(ret == -EINTR || ret >= 0);
 		pending = completion_done(&x);
 		if ((ret >= 0) == pending) {
@@ -479,20 +463,9 @@ static void test_complete_vs_signal(int flags)
 		check_idle(&x);
 
 		/* With a waiter behind it, which must not be left asleep. */
-		fam_start(&c, fn, &x, 60000);
-		fam_wait_queued(&c, &x.wait_list, 1);
-		fam_start(&d, call_wait, &x, 0);
-		fam_wait_queued(&d, &x.wait_list, 2);
-		fam_interrupt_during(&c, do_complete, &x);
-		ret = fam_join(&c);
-		if (ret == -EINTR) {
-			passed++;
-		} else {
-			test_sleep_ms(5);
-			CHECK(!fam_done(&d));
-			complete(&x);
-		}
-		CHECK_EQ(fam_join(&d), 0);
+		ret = fam_given_during_signal_ahead(fn, call_wait, &x,
+						    &x.wait_list, do_complete);
+		passed += ret == -EINTR;
 		check_idle(&x);
 	}
 	printf("complete() crossing a signal: kept %d of 9, passed on %d "
@@ -520,12 +493,7 @@ static void *racer_thread(void *arg)
 	struct race *r = arg;
 	int round = 0;
 
-	for (;;) {
-		while (__atomic_load_n(&r->round, __ATOMIC_ACQUIRE) == round &&
-		       !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
-			sched_yield();
-		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
-			break;
+	while (fam_next_round(&r->round, &r->stop, round)) {
 		round++;
 		if (r->interrupt)
 			r->ret = wait_for_completion_interruptible(&r->x);
@@ -557,16 +525,8 @@ static void race(int interrupt, double seconds)
 			   round, PROMPT_MS);
 		fam_spin_ns(delay + fam_rand(&rnd) % 20000);
 		if (interrupt) {
-			bool first = fam_rand(&rnd) & 1;
-
-			if (first)
-				complete(&r.x);
-			pthread_kill(r.thread, SIGUSR1);
-			if (!first) {
-				/* Now and then late enough to lose. */
-				fam_spin_ns(fam_rand(&rnd) % 100000);
-				complete(&r.x);
-			}
+			fam_give_and_signal(do_complete, &r.x, &r.thread, 1,
+					    &rnd);
 			delay = fam_rand(&rnd) % 30000;
 		} else {
 			complete(&r.x);

@@ -17,6 +17,10 @@
  *	of SIGABRT right after the report.
  *   DEBUG_EXPECT_CLEAN(fn)
  *	fn is a correct program: it must print nothing at all.
+ *   DEBUG_EXPECT_REPORTS(DEBUG_CASE(fn, title, needles...), ...)
+ *	a table of bugs of one kind (the same misuse of a mutex, of a
+ *	rwsem...): each case is checked as DEBUG_EXPECT_REPORT checks its
+ *	one, in children of its own (KMUTEX_TEST_CASE names the case).
  *
  * Functions named in needles must not be static (a backtrace names only
  * the program's exported functions: the tests link with -rdynamic).
@@ -205,5 +209,54 @@ static inline void debug_expect_clean(void)
 
 /* main() for a correct program @fn: no output at all. */
 #define DEBUG_EXPECT_CLEAN(fn)	DEBUG_MAIN(fn, debug_expect_clean())
+
+/* One bug of a DEBUG_EXPECT_REPORTS table and what its report must say. */
+struct debug_case {
+	void (*fn)(void);
+	const char *title;
+	const char *const *needles;
+};
+
+#define DEBUG_CASE(fn, title, ...)					\
+	{ fn, title, (const char *const[]){ __VA_ARGS__, NULL } }
+
+/* In the child: the case the parent runs it for. */
+static inline const struct debug_case *
+debug_this_case(const struct debug_case *cases, size_t n)
+{
+	const char *env = getenv("KMUTEX_TEST_CASE");
+	size_t i = env ? strtoul(env, NULL, 10) : n;
+
+	CHECK(i < n);
+	return &cases[i];
+}
+
+static inline void debug_expect_cases(const struct debug_case *cases,
+				      size_t n)
+{
+	char num[16];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(num, sizeof(num), "%zu", i);
+		setenv("KMUTEX_TEST_CASE", num, 1);
+		printf("case %zu: %s, in %s\n", i, cases[i].title,
+		       cases[i].needles[0]);
+		fflush(stdout);
+		debug_expect_report(cases[i].title, cases[i].needles);
+	}
+}
+
+/* main() for a table of bugs, each reported with its own title. */
+#define DEBUG_EXPECT_REPORTS(...)					\
+	static const struct debug_case __debug_cases[] = { __VA_ARGS__ };\
+	static void __debug_case_fn(void)				\
+	{								\
+		debug_this_case(__debug_cases, sizeof(__debug_cases) /	\
+				sizeof(__debug_cases[0]))->fn();	\
+	}								\
+	DEBUG_MAIN(__debug_case_fn,					\
+		   debug_expect_cases(__debug_cases, sizeof(__debug_cases) /\
+				      sizeof(__debug_cases[0])))
 
 #endif /* _KMUTEX_TESTS_DEBUG_HARNESS_H */

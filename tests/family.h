@@ -348,4 +348,125 @@ static inline void fam_storm_stop(struct fam_storm *s)
 	CHECK(pthread_join(s->thread, NULL) == 0);
 }
 
+/*
+ * The signal tests of the primitives that are given to waiters
+ * (semaphore: up(), completion: complete()).  @wait is an interruptible
+ * (or killable) wait on @obj, whose wait list is @head; @plain a wait
+ * that no signal ends.
+ */
+
+/*
+ * @wait, interrupted while asleep alone: -EINTR, and the handler ran.
+ * @queued(@obj), if set, checks the primitive while @wait sleeps.
+ */
+static inline void fam_interrupted_alone(long (*wait)(struct fam_call *),
+					 void *obj, struct kmutex_list *head,
+					 void (*queued)(void *obj))
+{
+	int before = fam_signal_count();
+	struct fam_call c;
+
+	fam_start(&c, wait, obj, 60000);
+	fam_wait_queued(&c, head, 1);
+	if (queued)
+		queued(obj);
+	fam_interrupt(&c);
+	CHECK_EQ(fam_join(&c), -EINTR);
+	CHECK(c.signals > before);
+}
+
+/*
+ * @wait interrupted with @plain (started in @d) queued behind it:
+ * -EINTR, and @d is the one still queued; the caller gives, then joins @d.
+ */
+static inline void fam_interrupted_ahead(long (*wait)(struct fam_call *),
+					 long (*plain)(struct fam_call *),
+					 void *obj, struct kmutex_list *head,
+					 struct fam_call *d)
+{
+	struct fam_call c;
+
+	fam_start(&c, wait, obj, 60000);
+	fam_wait_queued(&c, head, 1);
+	fam_start(d, plain, obj, 0);
+	fam_wait_queued(d, head, 2);
+	fam_interrupt(&c);
+	CHECK_EQ(fam_join(&c), -EINTR);
+	CHECK_EQ(fam_queued(head), 1);
+}
+
+/* @give(@obj) while @wait, alone, is in its handler: what @wait returned. */
+static inline long fam_given_during_signal(long (*wait)(struct fam_call *),
+					   void *obj, struct kmutex_list *head,
+					   void (*give)(void *))
+{
+	struct fam_call c;
+
+	fam_start(&c, wait, obj, 60000);
+	fam_wait_queued(&c, head, 1);
+	fam_interrupt_during(&c, give, obj);
+	return fam_join(&c);
+}
+
+/*
+ * The same with @plain queued behind @wait, which must not be left
+ * asleep: if @wait kept what was given (did not return -EINTR), @plain
+ * is still waiting and gets a second @give.  What @wait returned.
+ */
+static inline long fam_given_during_signal_ahead(
+	long (*wait)(struct fam_call *), long (*plain)(struct fam_call *),
+	void *obj, struct kmutex_list *head, void (*give)(void *))
+{
+	struct fam_call c, d;
+	long ret;
+
+	fam_start(&c, wait, obj, 60000);
+	fam_wait_queued(&c, head, 1);
+	fam_start(&d, plain, obj, 0);
+	fam_wait_queued(&d, head, 2);
+	fam_interrupt_during(&c, give, obj);
+	ret = fam_join(&c);
+	if (ret != -EINTR) {
+		test_sleep_ms(5);
+		CHECK(!fam_done(&d));
+		give(obj);
+	}
+	CHECK_EQ(fam_join(&d), 0);
+	return ret;
+}
+
+/*
+ * The races' rounds: a racer waits until the main thread opens round
+ * @seen + 1 (true) or stops the race (false).
+ */
+static inline bool fam_next_round(int *round, int *stop, int seen)
+{
+	while (__atomic_load_n(round, __ATOMIC_ACQUIRE) == seen &&
+	       !__atomic_load_n(stop, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return !__atomic_load_n(stop, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Give once (@give(@obj)) and signal the @n racers, in a random order;
+ * when the signals go first, now and then late enough for a racer to
+ * lose what it was given.
+ */
+static inline void fam_give_and_signal(void (*give)(void *), void *obj,
+				       pthread_t *racers, int n,
+				       unsigned int *rnd)
+{
+	bool first = fam_rand(rnd) & 1;
+	int i;
+
+	if (first)
+		give(obj);
+	for (i = 0; i < n; i++)
+		pthread_kill(racers[i], SIGUSR1);
+	if (!first) {
+		fam_spin_ns(fam_rand(rnd) % 100000);
+		give(obj);
+	}
+}
+
 #endif /* _KMUTEX_TESTS_FAMILY_H */

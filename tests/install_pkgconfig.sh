@@ -8,6 +8,10 @@
 #     linked against the shared library and, with the .a, statically;
 #   - the installed kmutex.pc names the PREFIX of that install, also
 #     when an earlier install used another PREFIX;
+#   - README's way for PREFIX=$HOME/x (no DESTDIR): PKG_CONFIG_PATH,
+#     -Wl,-rpath and the static .a build examples/hello.c, which runs
+#     without LD_LIBRARY_PATH; man -M finds an alias page; make
+#     uninstall leaves no file;
 #   - in-tree: `-Iinclude build/libkmutex.a -pthread`, and the shared
 #     library with `-Lbuild -lkmutex`.
 # Each program runs and must print the right total.
@@ -185,6 +189,64 @@ if make -s --no-print-directory install PREFIX=/opt/kmutex DESTDIR="$stage2" \
 else
 	bad "make install PREFIX=/opt/kmutex DESTDIR=... failed"
 	sed 's/^/    /' "$tmp/install2.log" | tail -n 10
+fi
+
+# --- README's way for a prefix of one's own --------------------------------
+# `make install PREFIX=$HOME/x`, no DESTDIR: README's commands, as a
+# newcomer types them, build examples/hello.c so that it runs without
+# LD_LIBRARY_PATH (-Wl,-rpath) and statically; `man -M $PREFIX/share/man`
+# shows an alias page; `make uninstall` with the same PREFIX leaves no
+# file behind.
+# hello_run NAME LINKAGE CC-ARGS...: build examples/hello.c, run it.
+hello_run() {
+	local name=$1 linkage=$2 out
+	shift 2
+	if ! $CC examples/hello.c "$@" -o "$tmp/$name" > "$tmp/$name.log" 2>&1
+	then
+		bad "$name: does not build: $CC examples/hello.c $*"
+		sed 's/^/    /' "$tmp/$name.log" | head -n 10
+		return
+	fi
+	if readelf -d "$tmp/$name" | grep -q 'NEEDED.*libkmutex'; then
+		[ "$linkage" = shared ] || bad "$name: not linked statically"
+	else
+		[ "$linkage" = static ] || bad "$name: not linked against libkmutex.so"
+	fi
+	if ! out=$(env -u LD_LIBRARY_PATH timeout 60 "${RUN[@]}" \
+		"$tmp/$name" 2>&1) || [ "$out" != 4000000 ]; then
+		bad "$name: ran wrong: '$out' (expected 4000000)"
+	else
+		echo "$name ($linkage): ok"
+	fi
+}
+px=$tmp/x
+if make -s --no-print-directory install PREFIX="$px" CC="$CC" B="$B" \
+	> "$tmp/install3.log" 2>&1; then
+	export PKG_CONFIG_PATH=$px/lib/pkgconfig
+	libdir=$(pkg-config --variable=libdir kmutex)
+	[ "$libdir" = "$px/lib" ] ||
+		bad "PKG_CONFIG_PATH=\$PREFIX/lib/pkgconfig: libdir is '$libdir'"
+	# shellcheck disable=SC2046
+	hello_run prefix-rpath shared $(pkg-config --cflags --libs kmutex) \
+		"-Wl,-rpath,$libdir"
+	# shellcheck disable=SC2046
+	hello_run prefix-static static $(pkg-config --cflags kmutex) \
+		"$libdir/libkmutex.a" $(pkg-config --static --libs-only-other kmutex)
+	unset PKG_CONFIG_PATH
+	if command -v man > /dev/null && command -v groff > /dev/null; then
+		MANPAGER="cat" man -M "$px/share/man" guard 2>&1 |
+			grep -q 'scoped_guard' ||
+			bad "man -M \$PREFIX/share/man guard: no page shown"
+	else
+		echo "SKIP: man -M \$PREFIX/share/man guard (man or groff not installed)"
+	fi
+	make -s --no-print-directory uninstall PREFIX="$px" CC="$CC" B="$B" \
+		> "$tmp/uninstall.log" 2>&1 || bad "make uninstall PREFIX=... failed"
+	left=$(find "$px" ! -type d | head -n 5 | tr '\n' ' ')
+	[ -z "$left" ] || bad "make uninstall left files behind: $left"
+else
+	bad "make install PREFIX=\$tmp/x failed"
+	sed 's/^/    /' "$tmp/install3.log" | tail -n 10
 fi
 
 # --- in-tree, without installing --------------------------------------------

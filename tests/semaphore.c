@@ -300,6 +300,12 @@ static void test_stress(void)
 	check_idle(&stress_sem, STRESS_UNITS);
 }
 
+/* While one waiter sleeps on an empty semaphore: count -1. */
+static void check_queued(void *sem)
+{
+	CHECK_EQ(((struct semaphore *)sem)->count, -1);
+}
+
 /*
  * down_interruptible and down_killable: -EINTR when a handler runs in
  * the blocked thread, whether or not it was installed with SA_RESTART;
@@ -315,33 +321,20 @@ static void test_signals(int flags)
 	struct semaphore s;
 	struct fam_call c, d;
 	unsigned int i;
-	int before;
 
 	fam_handle_sigusr1(flags);
 	sema_init(&s, 0);
 	for (i = 0; i < 2; i++) {
 		/* Interrupted: -EINTR, and no unit is taken or lost. */
-		before = fam_signal_count();
-		fam_start(&c, fns[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
-		CHECK_EQ(s.count, -1);
-		fam_interrupt(&c);
-		CHECK_EQ(fam_join(&c), -EINTR);
-		CHECK(c.signals > before);
+		fam_interrupted_alone(fns[i], &s, &s.wait_list, check_queued);
 		check_idle(&s, 0);
 		up(&s);
 		check_idle(&s, 1);
 		CHECK_EQ(down_trylock(&s), 0);
 
 		/* Interrupted with another waiter queued behind it. */
-		fam_start(&c, fns[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
-		fam_start(&d, call_down, &s, 0);
-		fam_wait_queued(&d, &s.wait_list, 2);
-		fam_interrupt(&c);
-		CHECK_EQ(fam_join(&c), -EINTR);
+		fam_interrupted_ahead(fns[i], call_down, &s, &s.wait_list, &d);
 		CHECK_EQ(s.count, -1);
-		CHECK_EQ(fam_queued(&s.wait_list), 1);
 		up(&s);		/* goes to the one still waiting */
 		CHECK_EQ(fam_join(&d), 0);
 		check_idle(&s, 0);
@@ -396,7 +389,6 @@ static void do_up(void *sem)
 
 static void test_handoff_vs_signal(int flags)
 {
-	struct fam_call c, d;
 	struct semaphore s;
 	int round, kept = 0, passed = 0;
 
@@ -408,10 +400,7 @@ static void test_handoff_vs_signal(int flags)
 		long ret;
 		int free_units;
 
-		fam_start(&c, fn, &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
-		fam_interrupt_during(&c, do_up, &s);
-		ret = fam_join(&c);
+		ret = fam_given_during_signal(fn, &s, &s.wait_list, do_up);
 		CHECK(ret == 0 || ret == -EINTR);
 		free_units = drain(&s);
 		if ((ret == 0) + free_units != 1) {
@@ -425,21 +414,10 @@ static void test_handoff_vs_signal(int flags)
 		check_idle(&s, 0);
 
 		/* With a waiter behind it, which must not be left asleep. */
-		fam_start(&c, fn, &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
-		fam_start(&d, call_down, &s, 0);
-		fam_wait_queued(&d, &s.wait_list, 2);
-		fam_interrupt_during(&c, do_up, &s);
-		ret = fam_join(&c);
+		ret = fam_given_during_signal_ahead(fn, call_down, &s,
+						    &s.wait_list, do_up);
 		CHECK(ret == 0 || ret == -EINTR);
-		if (ret == -EINTR) {
-			passed++;
-		} else {
-			test_sleep_ms(5);
-			CHECK(!fam_done(&d));
-			up(&s);
-		}
-		CHECK_EQ(fam_join(&d), 0);
+		passed += ret == -EINTR;
 		check_idle(&s, 0);
 	}
 	printf("up() crossing a signal: kept %d of 10, passed on %d of 10\n",
@@ -613,12 +591,7 @@ static void *racer_thread(void *arg)
 	struct race *r = me->r;
 	int round = 0, ret;
 
-	for (;;) {
-		while (__atomic_load_n(&r->round, __ATOMIC_ACQUIRE) == round &&
-		       !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
-			sched_yield();
-		if (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
-			break;
+	while (fam_next_round(&r->round, &r->stop, round)) {
 		round++;
 		if (r->interrupt)
 			ret = down_interruptible(&r->sem);
@@ -667,17 +640,8 @@ static void race(int racers, int interrupt, double seconds)
 		fam_spin_ns(delay + fam_rand(&rnd) % 20000);
 		if (interrupt) {
 			/* Signal each racer and give the unit, either order. */
-			bool first = fam_rand(&rnd) & 1;
-
-			if (first)
-				up(&r.sem);
-			for (i = 0; i < racers; i++)
-				pthread_kill(r.thread[i], SIGUSR1);
-			if (!first) {
-				/* Now and then late enough to lose. */
-				fam_spin_ns(fam_rand(&rnd) % 100000);
-				up(&r.sem);
-			}
+			fam_give_and_signal(do_up, &r.sem, r.thread, racers,
+					    &rnd);
 			/* Racers not interrupted wait for more units. */
 			if (!POLL_UNTIL(__atomic_load_n(&r.finished,
 					__ATOMIC_SEQ_CST) == racers, 20)) {
