@@ -77,10 +77,10 @@ grep -q '^kmutex/posix-sem ' "$out/stdout" || fail "no kmutex/posix-sem row"
 # locking a set in each, and the ratio rows.
 [ "$(grep -c '^== ww: transactions that each lock a random set of 4 of' \
 	"$out/stdout")" = 2 ] || fail "no ww tables (4 of 16 and 4 of 64)"
-for l in kmutex-ww pthread-sorted 'kmutex-ww/pthread-sorted' \
-	 'kmutex-ww -EDEADLK/tx'; do
-	[ "$(grep -c "^$l " "$out/stdout")" = 2 ] ||
-		fail "$l is not in both ww tables"
+for l in 'kmutex-ww +[0-9]+ ' 'pthread-sorted +[0-9]+ ' \
+	 'kmutex-ww/pthread-sorted ' 'kmutex-ww -EDEADLK/tx '; do
+	[ "$(grep -Ec "^$l" "$out/stdout")" = 2 ] ||
+		fail "'$l' is not in both ww tables"
 done
 
 # The built locks, as --help lists them ("name  what" without "skipped").
