@@ -32,6 +32,8 @@ enum workload {
 	WL_SEM_PINGPONG,	/* semaphores: hand-off round trips */
 	WL_SEM_PRODCONS,	/* semaphores: 1 producer, n consumers */
 	WL_LRU,			/* an LRU cache under one lock */
+	WL_WW_16,		/* transactions: 4 of 16 locks (ww.c) */
+	WL_WW_64,		/* the same, 4 of 64 */
 	WL_DEBUG,		/* the debugging build's cost */
 	NR_WORKLOADS
 };
@@ -48,7 +50,8 @@ enum {
 	SEL_RWSEM	= 1 << 5,
 	SEL_SEM		= 1 << 6,
 	SEL_LRU		= 1 << 7,
-	SEL_ALL		= (1 << 8) - 1,
+	SEL_WW		= 1 << 8,
+	SEL_ALL		= (1 << 9) - 1,
 };
 
 /* The critical sections of the contended workload (--cs). */
@@ -195,7 +198,8 @@ struct summary {
 
 /*
  * The baseline of @wl's ratios: pthread_mutex_t, pthread_rwlock_t
- * (default) for rwsem, sem_t for sem; NULL if not measured.
+ * (default) for rwsem, sem_t for sem, pthread-sorted for ww; NULL if
+ * not measured.
  */
 const struct lock_ops *baseline_of(enum workload wl);
 
@@ -261,6 +265,8 @@ void print_cell(struct summary s, double scale);
 void table_rwsem(void);
 void table_sem(void);
 void table_debug(void);
+/* The ww workload's tables (report_rw_sem.c). */
+void table_ww(void);
 
 /* debug_cost.c: run bench/debug/cost.c's two builds, keep the samples. */
 void run_debug_cost(void);

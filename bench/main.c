@@ -108,9 +108,10 @@ static void usage(FILE *f)
 "                     kmutex-NAME are kmutex built with other flags,\n"
 "                     BENCH_VARIANTS in bench/bench.mk)\n"
 "  --workload LIST    of uncontended,contended,fairness,oversub,lru,rwsem,\n"
-"                     sem,debug (default: all; rwsem and sem run every rw\n"
-"                     lock and semaphore, whatever --locks says; lru, rwsem\n"
-"                     and sem run in windows half as long)\n"
+"                     sem,ww,debug (default: all; rwsem, sem and ww run\n"
+"                     every rw lock, semaphore and way of locking a set,\n"
+"                     whatever --locks says; lru, rwsem, sem and ww run\n"
+"                     in windows half as long)\n"
 "  --cs LIST          the contended workload's critical sections, of\n"
 "                     empty, timed (--cs-ns of increments on 4 shared\n"
 "                     lines) and data (a walk through --data-lines shared\n"
@@ -191,7 +192,7 @@ static void parse_workloads(char *list)
 {
 	static const char *const names[] = {
 		"uncontended", "contended", "fairness", "oversub", "debug",
-		"rwsem", "sem", "lru",
+		"rwsem", "sem", "lru", "ww",
 	};
 	char *tok, *save;
 	unsigned int i;
@@ -605,6 +606,51 @@ static void run_sem(unsigned int rep)
 		}
 }
 
+/* One rep of the ww workload: every N, thread count and way. */
+static void run_ww(unsigned int rep)
+{
+	static const enum workload wl[NR_WW_SIZES] = { WL_WW_16, WL_WW_64 };
+	static const struct lock_ops *const ways[] = {
+		&kmutex_ww_ops, &pthread_sorted_ops,
+	};
+	unsigned int s, t, l;
+	char what[64];
+
+	for (s = 0; s < NR_WW_SIZES; s++)
+		for (t = 0; t < NR_WW_THREADS; t++)
+			for (l = 0; l < 2; l++) {
+				struct ww_cfg cfg = {
+					.ops = ways[l],
+					.objects = ww_objects[s],
+					.threads = ww_threads[t],
+					.private_steps = set.cal.private_steps,
+					.warm_ns = (uint64_t)(set.warmup * 1e9),
+					.run_ns = (uint64_t)(set.rw_seconds *
+							     1e9),
+				};
+				struct ww_res res;
+
+				snprintf(what, sizeof(what), "%s threads=%u",
+					 workload_name[wl[s]], cfg.threads);
+				progress(what, cfg.ops);
+				run_ww_window(&cfg, &res);
+				if (res.broken) {
+					fprintf(stderr, "\nkmutex-bench: BROKEN: "
+						"%s let two threads hold one "
+						"object (%s)\n", cfg.ops->name,
+						what);
+					broken = true;
+				}
+				sample_add(wl[s], cfg.ops, 0, cfg.threads, rep,
+					   "mops", res.mops);
+				if (cfg.ops == &kmutex_ww_ops)
+					sample_add(wl[s], cfg.ops, 0,
+						   cfg.threads, rep,
+						   "deadlk_per_tx",
+						   res.deadlks_per_tx);
+			}
+}
+
 /* Oversubscription: read off the contended runs at 8 and 16 threads. */
 static void derive_oversub(void)
 {
@@ -658,6 +704,8 @@ int main(int argc, char **argv)
 				  nr_all_rwlocks;
 	if (set.workloads & SEL_SEM)
 		progress_total += set.reps * 3 * nr_all_sems;
+	if (set.workloads & SEL_WW)
+		progress_total += set.reps * NR_WW_SIZES * NR_WW_THREADS * 2;
 	report_header();
 	fflush(stdout);
 
@@ -685,6 +733,8 @@ int main(int argc, char **argv)
 			run_rwsem(r);
 		if (set.workloads & SEL_SEM)
 			run_sem(r);
+		if (set.workloads & SEL_WW)
+			run_ww(r);
 	}
 	if (progress_tty)
 		fprintf(stderr, "\n");

@@ -591,6 +591,8 @@ void report_tables(void)
 		table_rwsem();
 	if (set.workloads & SEL_SEM)
 		table_sem();
+	if (set.workloads & SEL_WW)
+		table_ww();
 	if (set.workloads & SEL_DEBUG)
 		table_debug();
 	targets_compute(km, pt);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "run.h"
 #include "rwlock_ops.h"
 #include "sem_ops.h"
 
@@ -121,6 +122,52 @@ void table_sem(void)
 	print_cell(sample_ratio(WL_SEM_PRODCONS, km, b, 0, 2, "mops"), 1);
 	print_cell(sample_ratio(WL_SEM_PRODCONS, km, b, 0, 5, "mops"), 1);
 	printf("\n");
+}
+
+void table_ww(void)
+{
+	static const enum workload wl[NR_WW_SIZES] = { WL_WW_16, WL_WW_64 };
+	const struct lock_ops *b = baseline_of(WL_WW_16);
+	unsigned int s, t;
+	char title[300];
+
+	for (s = 0; s < NR_WW_SIZES; s++) {
+		snprintf(title, sizeof(title), "== ww: transactions that each "
+			 "lock a random set of %d of %u objects, increment "
+			 "each, unlock; ~%.0f ns private work; M transactions/s "
+			 "(higher is better); %.3f s windows", WW_K,
+			 ww_objects[s], set.private_ns, set.rw_seconds);
+		rule(title);
+		print_name("lock", "size");
+		for (t = 0; t < NR_WW_THREADS; t++) {
+			char h[32];
+
+			snprintf(h, sizeof(h), "%u threads", ww_threads[t]);
+			printf(" %-*s", CELL, h);
+		}
+		printf("\n");
+		print_lock(&kmutex_ww_ops);
+		for (t = 0; t < NR_WW_THREADS; t++)
+			print_cell(sample_summary(wl[s], &kmutex_ww_ops, 0,
+						  ww_threads[t], "mops"), 1);
+		printf("\n");
+		print_lock(b);
+		for (t = 0; t < NR_WW_THREADS; t++)
+			print_cell(sample_summary(wl[s], b, 0, ww_threads[t],
+						  "mops"), 1);
+		printf("\n");
+		print_name("kmutex-ww/pthread-sorted", "");
+		for (t = 0; t < NR_WW_THREADS; t++)
+			print_cell(sample_ratio(wl[s], &kmutex_ww_ops, b, 0,
+						ww_threads[t], "mops"), 1);
+		printf("\n");
+		print_name("kmutex-ww -EDEADLK/tx", "");
+		for (t = 0; t < NR_WW_THREADS; t++)
+			print_cell(sample_summary(wl[s], &kmutex_ww_ops, 0,
+						  ww_threads[t],
+						  "deadlk_per_tx"), 1);
+		printf("\n");
+	}
 }
 
 void table_debug(void)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "run.h"
 #include "rwlock_ops.h"
 #include "sem_ops.h"
 
@@ -21,6 +22,8 @@ const char *const workload_name[NR_WORKLOADS] = {
 	[WL_SEM_PINGPONG]	= "sem-pingpong",
 	[WL_SEM_PRODCONS]	= "sem-prodcons",
 	[WL_LRU]		= "lru",
+	[WL_WW_16]		= "ww-4of16",
+	[WL_WW_64]		= "ww-4of64",
 	[WL_DEBUG]		= "debug",
 };
 
@@ -227,6 +230,9 @@ const struct lock_ops *baseline_of(enum workload wl)
 	case WL_SEM_PINGPONG:
 	case WL_SEM_PRODCONS:
 		return &posix_sem_ops.base;
+	case WL_WW_16:
+	case WL_WW_64:
+		return &pthread_sorted_ops;
 	case WL_DEBUG:
 		return NULL;
 	default:

@@ -92,6 +92,29 @@ double run_prodcons(const struct sem_ops *ops, unsigned int consumers,
 		    unsigned int private_steps, uint64_t warm_ns,
 		    uint64_t run_ns);
 
+/* ww.c: transactions that each lock WW_K of N objects. */
+#define WW_K		4		/* locks per transaction */
+#define NR_WW_SIZES	2
+#define NR_WW_THREADS	4
+extern const unsigned int ww_objects[NR_WW_SIZES];	/* N: 16, 64 */
+extern const unsigned int ww_threads[NR_WW_THREADS];	/* 2 to 16 */
+extern const struct lock_ops kmutex_ww_ops, pthread_sorted_ops;
+
+struct ww_cfg {
+	const struct lock_ops *ops;	/* kmutex_ww_ops, pthread_sorted_ops */
+	unsigned int objects, threads;
+	unsigned int private_steps;	/* private_work() between them */
+	uint64_t warm_ns, run_ns;
+};
+
+struct ww_res {
+	double mops;			/* M transactions/s */
+	double deadlks_per_tx;		/* kmutex-ww's backoffs */
+	bool broken;			/* two threads held one object */
+};
+
+void run_ww_window(const struct ww_cfg *cfg, struct ww_res *res);
+
 /* Lock memory: each lock alone on its own cache lines. */
 void *lock_alloc(const struct lock_ops *ops);
 void lock_free(const struct lock_ops *ops, void *lock);

@@ -490,6 +490,81 @@ KMUTEX_API void kmutex_ww_debug_lock(struct ww_mutex *lock,
 		ctx->contending_lock = NULL;	/* backed off */
 }
 
+/*
+ * KMUTEX_DEBUG_WW_INJECT=N (N >= 1): fake -EDEADLKs, as the kernel's
+ * CONFIG_DEBUG_WW_MUTEX_SLOWPATH makes them, so that every caller's
+ * back-off path runs in tests, not only when a real conflict happens to
+ * come.  Read once; 0, unset or not a number: off.
+ */
+static unsigned int ww_inject_setting(void)
+{
+	static unsigned int setting = -1u;
+	unsigned int n = __atomic_load_n(&setting, __ATOMIC_RELAXED);
+	const char *env;
+	char *end;
+
+	if (n != -1u)
+		return n;
+	env = getenv("KMUTEX_DEBUG_WW_INJECT");
+	n = 0;
+	if (env && *env) {
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (!*end && v < -1u)
+			n = (unsigned int)v;
+	}
+	__atomic_store_n(&setting, n, __ATOMIC_RELAXED);
+	return n;
+}
+
+/*
+ * A new context's countdown: the first fake -EDEADLK comes within the
+ * first N locks (spread by the stamp, so that not every context dies at
+ * the same lock; N = 1: at the second lock of every context).
+ */
+static void ww_inject_start(struct ww_acquire_ctx *ctx)
+{
+	unsigned int n = ww_inject_setting();
+
+	ctx->deadlock_inject_interval = n;
+	ctx->deadlock_inject_countdown = n ? (unsigned int)(ctx->stamp % n) : 0;
+}
+
+/**
+ * kmutex_ww_debug_inject - now and then, turn a ww_mutex lock into a
+ *	fake -EDEADLK (debugging build, KMUTEX_DEBUG_WW_INJECT)
+ * @lock: the ww_mutex just locked, if @ret is 0
+ * @ctx: the context, or NULL
+ * @ret: what the lock returned
+ *
+ * Counts the locks that succeed while @ctx holds another; when its
+ * countdown runs out, unlocks @lock again and returns -EDEADLK with
+ * @lock as the contended lock, exactly what a real conflict leaves: the
+ * caller must back off, and the checks for an ignored -EDEADLK apply.
+ * The interval then grows 3.5 times (the kernel's factor), so that a
+ * transaction that backs off correctly always completes.
+ *
+ * Return: @ret, or -EDEADLK.
+ */
+KMUTEX_API int kmutex_ww_debug_inject(struct ww_mutex *lock,
+				      struct ww_acquire_ctx *ctx, int ret)
+{
+	unsigned int next;
+
+	if (ret || !ctx || !ctx->deadlock_inject_interval ||
+	    ctx->acquired < 2)
+		return ret;
+	if (ctx->deadlock_inject_countdown-- > 0)
+		return 0;
+	next = ctx->deadlock_inject_interval;
+	next = next > -1u / 4 ? -1u : next * 3 + next / 2;
+	ctx->deadlock_inject_interval = next;
+	ctx->deadlock_inject_countdown = next;
+	ctx->contending_lock = lock;
+	ww_mutex_unlock(lock);
+	return -EDEADLK;
+}
+
 /**
  * kmutex_ww_debug_ctx - check ww_acquire_init/done/fini (debugging build)
  * @ctx: the context
@@ -503,6 +578,7 @@ KMUTEX_API void kmutex_ww_debug_ctx(struct ww_acquire_ctx *ctx, int what,
 
 	if (what == 0) {
 		ctx->tid = ww_gettid();
+		ww_inject_start(ctx);
 		return;
 	}
 	if (what == 1 && ctx->done_acquire)

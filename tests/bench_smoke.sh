@@ -73,6 +73,15 @@ done
 [ "$(grep -c '^kmutex/pthread-rw ' "$out/stdout")" = 4 ] ||
 	fail "no kmutex/pthread-rw ratio rows"
 grep -q '^kmutex/posix-sem ' "$out/stdout" || fail "no kmutex/posix-sem row"
+# The ww workload: its two tables (4 of 16, 4 of 64), both ways of
+# locking a set in each, and the ratio rows.
+[ "$(grep -c '^== ww: transactions that each lock a random set of 4 of' \
+	"$out/stdout")" = 2 ] || fail "no ww tables (4 of 16 and 4 of 64)"
+for l in 'kmutex-ww +[0-9]+ ' 'pthread-sorted +[0-9]+ ' \
+	 'kmutex-ww/pthread-sorted ' 'kmutex-ww -EDEADLK/tx '; do
+	[ "$(grep -Ec "^$l" "$out/stdout")" = 2 ] ||
+		fail "'$l' is not in both ww tables"
+done
 
 # The built locks, as --help lists them ("name  what" without "skipped").
 built=$(sed -n '/^locks:/,/^$/p' "$out/help" | tail -n +2 |
@@ -153,7 +162,7 @@ if command -v python3 >/dev/null; then
 	assert d["settings"]["lru"]["capacity"] == 4096
 	EOF
 fi
-for w in rwsem-95 rwsem-99.9 sem-pingpong sem-prodcons; do
+for w in rwsem-95 rwsem-99.9 sem-pingpong sem-prodcons ww-4of16 ww-4of64; do
 	grep -q "^sample,$w," "$csv" || fail "no $w samples in the CSV"
 	grep -q "^ratio_vs_pthread,$w,kmutex-" "$csv" ||
 		fail "no $w ratio against its baseline in the CSV"

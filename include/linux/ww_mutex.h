@@ -50,6 +50,9 @@ struct ww_acquire_ctx {
 	unsigned int done_acquire;	/* ww_acquire_done() was called */
 	struct ww_mutex *contending_lock;	/* the last -EDEADLK's lock */
 	int tid;			/* the thread that owns the context */
+	/* The debugging build's fake -EDEADLKs (KMUTEX_DEBUG_WW_INJECT). */
+	unsigned int deadlock_inject_countdown;	/* locks until the next */
+	unsigned int deadlock_inject_interval;	/* 0: no injection */
 };
 
 struct ww_mutex {
@@ -97,6 +100,8 @@ void kmutex_ww_debug_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 void kmutex_ww_debug_ctx(struct ww_acquire_ctx *ctx, int what,
 			 const char *call);
 void kmutex_ww_debug_unlock(struct ww_mutex *lock, const char *call);
+int kmutex_ww_debug_inject(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+			   int ret);
 #define __KMUTEX_WW_DEBUG(x)	x
 #else
 #define __KMUTEX_WW_DEBUG(x)	do { } while (0)
@@ -147,6 +152,8 @@ static inline void ww_acquire_init(struct ww_acquire_ctx *ctx,
 	ctx->done_acquire = 0;
 	ctx->contending_lock = NULL;
 	ctx->tid = 0;
+	ctx->deadlock_inject_countdown = 0;
+	ctx->deadlock_inject_interval = 0;
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_ctx(ctx, 0, "ww_acquire_init"));
 }
 
@@ -220,13 +227,19 @@ static inline int __kmutex_ww_lock(struct ww_mutex *lock,
  * Return: 0 with @lock held; -EALREADY if @ctx holds it already;
  * -EDEADLK if @ctx must back off: release every ww_mutex of @ctx, then
  * ww_mutex_lock_slow(@lock, @ctx) and lock the others again.  With a
- * NULL @ctx it always returns 0.
+ * NULL @ctx it always returns 0.  The debugging build, with
+ * KMUTEX_DEBUG_WW_INJECT set, also returns a fake -EDEADLK now and then
+ * (kmutex-debug(3)), so that the caller's back-off path runs.
  */
 static inline int ww_mutex_lock(struct ww_mutex *lock,
 				struct ww_acquire_ctx *ctx)
 {
+	int ret;
+
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx, 0, "ww_mutex_lock"));
-	return __kmutex_ww_lock(lock, ctx, 0);
+	ret = __kmutex_ww_lock(lock, ctx, 0);
+	__KMUTEX_WW_DEBUG(ret = kmutex_ww_debug_inject(lock, ctx, ret));
+	return ret;
 }
 
 /**
@@ -240,9 +253,13 @@ static inline int ww_mutex_lock(struct ww_mutex *lock,
 static inline int ww_mutex_lock_interruptible(struct ww_mutex *lock,
 					      struct ww_acquire_ctx *ctx)
 {
+	int ret;
+
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx, __KMUTEX_WW_INTR,
 					       "ww_mutex_lock_interruptible"));
-	return __kmutex_ww_lock(lock, ctx, __KMUTEX_WW_INTR);
+	ret = __kmutex_ww_lock(lock, ctx, __KMUTEX_WW_INTR);
+	__KMUTEX_WW_DEBUG(ret = kmutex_ww_debug_inject(lock, ctx, ret));
+	return ret;
 }
 
 /**
