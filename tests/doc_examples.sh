@@ -18,6 +18,9 @@
 #   examples/F.c   the block is that file of examples/, character for
 #                  character (the file is the source: edit it, then copy
 #                  it into the block).
+#   quote examples/F.c
+#                  the block is a part of that file, word for word; it is
+#                  not built on its own (the file is).
 # Any other word fails the test, as does a ```c block left open.
 # Each is built with $CC -std=gnu11 -Wall -Wextra -Werror, and with
 # clang -Wthread-safety (compile only) when clang is installed.  Every
@@ -150,12 +153,20 @@ for doc in "${docs[@]}"; do
 		kind=program file=
 		for w in $words; do
 			case $w in
-			fragment|body) kind=$w ;;
+			fragment|body|quote) kind=$w ;;
 			examples/*.c) file=$w ;;
 			*) bad "$what: unknown word '$w' after \`\`\`$lang"
 			   continue 2 ;;
 			esac
 		done
+		if [ "$kind" = quote ]; then
+			if [ -z "$file" ]; then
+				bad "$what: \`quote' names no examples/F.c"
+			elif [[ $(cat "$file") != *"$(cat "$src")"* ]]; then
+				bad "$what: the quote is no longer in $file"
+			fi
+			continue
+		fi
 		if [ -n "$file" ]; then
 			shown[$file]=1
 			if ! diff -u "$file" "$src" > "$tmp/diff"; then

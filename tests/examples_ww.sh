@@ -11,9 +11,8 @@
 #       least in every transaction of two nodes or more: over 10000
 #       backoffs, where real conflicts make some hundreds at most), still
 #       no report, the value still kept;
-#   (d) the part docs/ww_mutex.md quotes (the code block after its
-#       "quoted from examples/ww_grow.c" line) is in the file word for
-#       word.
+# (The part docs/ww_mutex.md quotes is checked by tests/doc_examples.sh:
+# its block is fenced "```c quote examples/ww_grow.c".)
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
@@ -23,15 +22,6 @@ RUN=()
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-
-# (d) first: it needs no compiler.
-quote=$(awk '/<!-- quoted from examples\/ww_grow.c/ { q = 1; next }
-	q && /^```c$/ { on = 1; next }
-	on && /^```$/ { exit }
-	on { print }' docs/ww_mutex.md)
-[ -n "$quote" ] || fail "docs/ww_mutex.md quotes no code from ww_grow.c"
-[[ $(cat examples/ww_grow.c) == *"$quote"* ]] ||
-	fail "docs/ww_mutex.md's quote is no longer in examples/ww_grow.c"
 
 CFLAGS=(-std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -pthread -O2)
 summary='^ww_grow: 4 threads, 80000 transactions, [0-9]+ backoffs \(-EDEADLK\), longest set [0-9]+ nodes, total value 3200 of 3200$'
