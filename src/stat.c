@@ -56,6 +56,8 @@ struct stat_rec {
 
 int stat_on;
 __thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
+__thread __attribute__((tls_model("initial-exec")))
+	struct stat_caller stat_caller;
 
 static struct stat_rec *stat_table;
 static uint64_t stat_dropped;		/* records the full table refused */
@@ -163,11 +165,14 @@ static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
 /**
  * stat_begin - a slow path starts, with statistics on (STAT_WAIT())
  * @sw: the wait's state, on the caller's stack
+ * @lock: the lock waited on
  * @ip: the public call's return address
  */
-void stat_begin(struct stat_wait *sw, const void *ip)
+void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
 {
-	sw->ip = ip;
+	/* Named by a debugging-build entry point for this lock, or @ip. */
+	sw->ip = stat_caller.lock == lock ? stat_caller.ip : ip;
+	stat_caller.lock = NULL;
 	sw->sleeps = stat_sleeps;
 	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
 }

@@ -37,13 +37,33 @@ extern int stat_on;
 extern __thread __attribute__((tls_model("initial-exec")))
 	unsigned int stat_sleeps;
 
+/*
+ * The debugging build's entry points (src/debug/) call the slow paths
+ * from inside the library: they name the program's call site first.
+ */
+struct stat_caller {
+	const void *lock;
+	const void *ip;
+};
+extern __thread __attribute__((tls_model("initial-exec")))
+	struct stat_caller stat_caller;
+
+#define STAT_CALLER(l, where)						\
+	do {								\
+		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
+						      __ATOMIC_RELAXED))) { \
+			stat_caller.lock = (l);				\
+			stat_caller.ip = (where);			\
+		}							\
+	} while (0)
+
 struct stat_wait {
 	uint64_t t0;		/* 0: statistics off at entry */
 	const void *ip;		/* the public call's caller */
 	unsigned int sleeps;	/* stat_sleeps at entry */
 };
 
-void stat_begin(struct stat_wait *sw, const void *ip);
+void stat_begin(struct stat_wait *sw, const void *lock, const void *ip);
 void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	      long ret);
 void stat_handoff(const void *lock, enum stat_kind kind);
@@ -62,7 +82,8 @@ void stat_handoff(const void *lock, enum stat_kind kind);
 		__sw.t0 = 0;						\
 		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
 						      __ATOMIC_RELAXED))) \
-			stat_begin(&__sw, __builtin_return_address(0));	\
+			stat_begin(&__sw, (lock),			\
+				   __builtin_return_address(0));	\
 		__r = (call);						\
 		if (__kmutex_unlikely(__sw.t0 != 0))			\
 			stat_end(&__sw, (lock), (kind), __r);		\
