@@ -11,11 +11,12 @@
 #define THREADS		6
 
 static DECLARE_RWSEM(stat_test_rw);
+static char ids[THREADS];	/* thread i gets &ids[i] */
 
 static void *mixed(void *arg)
 {
 	uint64_t end = test_now_ns() + test_duration_ns(0.3);
-	long id = (char *)arg - (char *)0;
+	long id = (char *)arg - ids;
 	int i = 0;
 
 	while (test_now_ns() < end || i < 100) {
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
 	unsigned long long v[9];
 
 	if (argc > 1 && !strcmp(argv[1], "mixed")) {
-		test_run_threads(THREADS, mixed, (char *)0, 1);
+		test_run_threads(THREADS, mixed, ids, 1);
 		sure_waits();
 		return 0;
 	}
