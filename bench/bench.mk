@@ -25,7 +25,10 @@ BENCH_PEERS ?= ck absl
 # "name:flags" items, space separated; a variant's flags are separated by
 # commas (keep:-DMUTEX_POLICY=2,-DMUTEX_SPINS=50).  Each becomes the lock
 # kmutex-<name>: src/*.c built again with the flags (see below).
-BENCH_VARIANTS ?= move:-DMUTEX_ADAPT=0 wake:-DMUTEX_KEEP_NS=0 spin0:-DMUTEX_SPINS=0
+# kmutex-stat: the lock statistics on (as KMUTEX_STAT=1 does, but silent
+# at exit), to be read against kmutex, which has them off (issue 11).
+BENCH_VARIANTS ?= move:-DMUTEX_ADAPT=0 wake:-DMUTEX_KEEP_NS=0 spin0:-DMUTEX_SPINS=0 \
+		  stat:-DKMUTEX_STAT_FORCE=1
 
 BENCH_SRCS := $(filter-out bench/lock_kmutex_variant.c,$(wildcard bench/*.c))
 BENCH_HDRS := $(wildcard bench/*.h)

@@ -15,6 +15,7 @@
 #include <linux/completion.h>
 
 #include "list.h"
+#include "stat.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -75,7 +76,7 @@ static void completion_unlock(struct completion *x, struct wait_lock_irq *n,
 }
 
 /**
- * kmutex_wait_for_completion - the wait_for_completion*() family
+ * completion_wait - the wait_for_completion*() family
  * @x: the completion
  * @intr: whether a signal handler ends the wait (-EINTR)
  * @timeout: the longest wait in jiffies (ms), MAX_SCHEDULE_TIMEOUT for
@@ -83,8 +84,7 @@ static void completion_unlock(struct completion *x, struct wait_lock_irq *n,
  *
  * Return: -EINTR, 0 on timeout, else the jiffies left (at least 1).
  */
-KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
-					   long timeout)
+static long completion_wait(struct completion *x, int intr, long timeout)
 {
 	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
 	bool forever = timeout == MAX_SCHEDULE_TIMEOUT;
@@ -128,6 +128,22 @@ KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 		return timeout;
 	timeout = ms_until(&deadline);
 	return timeout > 0 ? timeout : 1;
+}
+
+/**
+ * kmutex_wait_for_completion - the wait_for_completion*() family
+ * @x: the completion
+ * @intr: whether a signal handler ends the wait (-EINTR)
+ * @timeout: the longest wait in jiffies (ms), MAX_SCHEDULE_TIMEOUT for
+ *	no limit
+ *
+ * completion_wait(), counted by the lock statistics (stat.h).
+ * Return: -EINTR, 0 on timeout, else the jiffies left (at least 1).
+ */
+KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
+					   long timeout)
+{
+	return STAT_WAIT(x, STAT_COMPLETION, completion_wait(x, intr, timeout));
 }
 
 /**
@@ -206,6 +222,7 @@ static void completion_do(struct completion *x, bool all)
 	while ((w = waiter_first(&x->wait_list))) {
 		list_del(&w->node);
 		wake_q_grant(&q, w);	/* it consumes this complete() */
+		STAT_HANDOFF(x, STAT_COMPLETION);
 		if (!all)
 			break;
 	}

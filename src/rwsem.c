@@ -59,6 +59,7 @@
 
 #include "cpu.h"
 #include "list.h"
+#include "stat.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -153,6 +154,9 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 	if (!grant)
 		__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
 	wake_q_add(q, w, grant ? WAITER_HANDOFF : WAITER_WOKEN);
+	if (grant)
+		STAT_HANDOFF(sem, w->flags & WAITER_READER ? STAT_RWSEM_READ :
+			     STAT_RWSEM_WRITE);
 }
 
 /*
@@ -292,7 +296,7 @@ static int rwsem_wait(struct rw_semaphore *sem, struct kmutex_waiter *w,
 }
 
 /**
- * kmutex_down_read_slowpath - down_read() when its fast path failed
+ * rwsem_down_read_slow - down_read() when its fast path failed
  * @sem: the rwsem; the caller's reader bias is already in count
  * @intr: whether a signal handler ends the wait (-EINTR)
  *
@@ -324,7 +328,7 @@ static bool rwsem_read_spin(struct rw_semaphore *sem)
 	return false;
 }
 
-KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
+static int rwsem_down_read_slow(struct rw_semaphore *sem, int intr)
 {
 	struct kmutex_waiter w = { .flags = WAITER_READER };
 	/* What keeps it out: once woken, waiters queued later do not. */
@@ -406,13 +410,13 @@ static bool rwsem_write_spin(struct rw_semaphore *sem)
 }
 
 /**
- * kmutex_down_write_slowpath - down_write() when its fast path failed
+ * rwsem_down_write_slow - down_write() when its fast path failed
  * @sem: the rwsem
  * @intr: whether a signal handler ends the wait (-EINTR)
  *
  * Return: 0 with the write lock held, or -EINTR.
  */
-KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
+static int rwsem_down_write_slow(struct rw_semaphore *sem, int intr)
 {
 	struct kmutex_waiter w = { .flags = WAITER_WRITER };
 	int ret;
@@ -466,4 +470,31 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
 				   __ATOMIC_RELEASE);
 	rwsem_wake_head(sem, &q);
 	rwsem_unlock_and_wake(sem, &q);
+}
+
+/**
+ * kmutex_down_read_slowpath - down_read() when its fast path failed
+ * @sem: the rwsem; the caller's reader bias is already in count
+ * @intr: whether a signal handler ends the wait (-EINTR)
+ *
+ * rwsem_down_read_slow(), counted by the lock statistics (stat.h).
+ * Return: 0 with the read lock held, or -EINTR.
+ */
+KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
+{
+	return STAT_WAIT(sem, STAT_RWSEM_READ, rwsem_down_read_slow(sem, intr));
+}
+
+/**
+ * kmutex_down_write_slowpath - down_write() when its fast path failed
+ * @sem: the rwsem
+ * @intr: whether a signal handler ends the wait (-EINTR)
+ *
+ * rwsem_down_write_slow(), counted by the lock statistics (stat.h).
+ * Return: 0 with the write lock held, or -EINTR.
+ */
+KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
+{
+	return STAT_WAIT(sem, STAT_RWSEM_WRITE,
+			 rwsem_down_write_slow(sem, intr));
 }

@@ -31,6 +31,7 @@
 #include <linux/semaphore.h>
 
 #include "list.h"
+#include "stat.h"
 #include "race.h"
 #include "wait_lock.h"
 #include "waiter.h"
@@ -101,15 +102,14 @@ static void sem_unlock(struct semaphore *sem, struct wait_lock_irq *n,
 }
 
 /**
- * kmutex_down_common_slowpath - wait for a unit of a semaphore
+ * sem_down_slow - wait for a unit of a semaphore
  * @sem: the semaphore
  * @intr: whether a signal handler ends the wait (-EINTR)
  * @timeout_ms: the longest wait in ms, or negative for no limit
  *
  * Return: 0 with a unit taken, -EINTR, or -ETIME.
  */
-KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
-					   long timeout_ms)
+static int sem_down_slow(struct semaphore *sem, int intr, long timeout_ms)
 {
 	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
 	struct wait_lock_irq n;
@@ -151,12 +151,28 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 }
 
 /**
+ * kmutex_down_common_slowpath - wait for a unit of a semaphore
+ * @sem: the semaphore
+ * @intr: whether a signal handler ends the wait (-EINTR)
+ * @timeout_ms: the longest wait in ms, or negative for no limit
+ *
+ * sem_down_slow(), counted by the lock statistics (stat.h).
+ * Return: 0 with a unit taken, -EINTR, or -ETIME.
+ */
+KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
+					   long timeout_ms)
+{
+	return STAT_WAIT(sem, STAT_SEMAPHORE,
+			 sem_down_slow(sem, intr, timeout_ms));
+}
+
+/**
  * kmutex_down_slowpath - down() when no unit was free
  * @sem: the semaphore
  */
 KMUTEX_API void kmutex_down_slowpath(struct semaphore *sem)
 {
-	kmutex_down_common_slowpath(sem, 0, -1);
+	STAT_WAIT(sem, STAT_SEMAPHORE, sem_down_slow(sem, 0, -1));
 }
 
 /* count -1 under wait_lock: hand the unit to @w, the first waiter. */
@@ -168,6 +184,7 @@ static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n,
 	list_del(&w->node);
 	sem_unmark_if_idle(sem);
 	wake_q_grant(&q, w);
+	STAT_HANDOFF(sem, STAT_SEMAPHORE);
 	sem_unlock(sem, n, &q);
 }
 

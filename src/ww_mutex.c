@@ -52,6 +52,7 @@
 
 #include "cpu.h"
 #include "list.h"
+#include "stat.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -305,17 +306,15 @@ static void ww_acquired_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx)
 }
 
 /**
- * kmutex_ww_mutex_lock_slowpath - ww_mutex_lock*() when the fast path
- *	failed
+ * ww_lock_slow - ww_mutex_lock*() when the fast path failed
  * @lock: the ww_mutex
  * @ctx: the acquire context, or NULL (a plain mutex lock)
  * @flags: __KMUTEX_WW_INTR, __KMUTEX_WW_SLOW
  *
  * Return: 0 with @lock held, -EALREADY, -EDEADLK or -EINTR.
  */
-KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
-					     struct ww_acquire_ctx *ctx,
-					     int flags)
+static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+			int flags)
 {
 	bool intr = flags & __KMUTEX_WW_INTR;
 	struct ww_acquire_ctx *owner;
@@ -404,6 +403,23 @@ KMUTEX_API void kmutex_ww_mutex_fast_waiters(struct ww_mutex *lock,
 	ww_lock_wait_lock(lock, "ww_mutex_lock");
 	ww_check_waiters(lock, ctx, NULL);
 	wait_lock_release(&lock->base.wait_lock);
+}
+
+/**
+ * kmutex_ww_mutex_lock_slowpath - ww_mutex_lock*() when the fast path
+ *	failed
+ * @lock: the ww_mutex
+ * @ctx: the acquire context, or NULL (a plain mutex lock)
+ * @flags: __KMUTEX_WW_INTR, __KMUTEX_WW_SLOW
+ *
+ * ww_lock_slow(), counted by the lock statistics (stat.h).
+ * Return: 0 with @lock held, -EALREADY, -EDEADLK or -EINTR.
+ */
+KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
+					     struct ww_acquire_ctx *ctx,
+					     int flags)
+{
+	return STAT_WAIT(lock, STAT_WW_MUTEX, ww_lock_slow(lock, ctx, flags));
 }
 
 #ifdef KMUTEX_DEBUG

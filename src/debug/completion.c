@@ -17,6 +17,7 @@
 #include <linux/completion.h>
 
 #include "debug.h"
+#include "../stat.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(x->magic != x)";
@@ -96,6 +97,7 @@ KMUTEX_API long kmutex_debug_wait_for_completion(struct completion *x,
 						 const char *call)
 {
 	checks(x, true, call, __builtin_return_address(0));
+	STAT_CALLER(x, __builtin_return_address(0));
 	/* Told to ThreadSanitizer as the production build tells it. */
 	return __kmutex_tsan_acquired_pos(x,
 			kmutex_wait_for_completion(x, intr, timeout));

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "../stat.h"
 
 /* magic of a destroyed mutex: not its address, nor 0 (never set). */
 #define DESTROYED(lock)	((const void *)((uintptr_t)(lock) ^ 0x5a5a5a5aul))
@@ -219,6 +220,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	} else if (t->depth && !chain_known(next.chain_key)) {
 		validate_chain(t, &next, nest_lock);
 	}
+	STAT_CALLER(lock, ip);
 	ret = raw_lock(lock, intr);
 	if (ret)
 		return ret;

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "../stat.h"
 
 #define READERS(c)	((unsigned int)(c) >> RWSEM_READER_SHIFT)
 
@@ -212,6 +213,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 	} else if (t->depth && !chain_known(next.chain_key)) {
 		validate_chain(t, &next, NULL);
 	}
+	STAT_CALLER(sem, ip);
 	ret = raw_down(sem, read, intr);
 	if (ret)
 		return ret;

@@ -19,6 +19,7 @@
 #include <linux/semaphore.h>
 
 #include "debug.h"
+#include "../stat.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(sem->magic != sem)";
@@ -100,6 +101,7 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 				     const char *call)
 {
 	checks(sem, true, call, __builtin_return_address(0));
+	STAT_CALLER(sem, __builtin_return_address(0));
 	/* Told to ThreadSanitizer as the production build tells it. */
 	if (__kmutex_likely(down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);

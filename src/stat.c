@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stat.c - lock statistics: which lock a program waits on (issue 11).
+ *
+ * The idea is the kernel's lock_stat (/proc/lock_stat): per lock,
+ * contentions, wait times and the places that waited.  Unlike lock_stat
+ * nothing is added to the lock structs or the inline fast paths: the
+ * slow paths (STAT_WAIT() in src/stat.h) record into a side table keyed
+ * by the lock's address and kind, allocated with mmap() the first time
+ * it is needed.
+ *
+ * The table is written from the slow paths, maybe from a signal handler
+ * that interrupted one: so it takes no lock at all.  Records are claimed
+ * by a compare-and-swap of their key (open addressing, linear probing,
+ * never removed); counters are atomic adds, min and max CAS loops, and a
+ * record's call sites are claimed like the records.  A full table counts
+ * what it drops.  A lock freed and another one created at its address
+ * share a record (as lock_stat's classes share one).
+ *
+ * Printing (at exit, or kmutex_stat_print()) reads the counters while
+ * the program may still be running: each value is consistent, a row
+ * maybe not quite (avg is total/count of one moment).
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <kmutex/stat.h>
+
+#include "cpu.h"
+#include "stat.h"
+
+#define STAT_BITS	12			/* 4096 locks */
+#define STAT_SLOTS	(1u << STAT_BITS)
+#define STAT_SITES	8			/* per lock; 4 printed */
+#define STAT_TOP	4
+
+struct stat_site {
+	uintptr_t ip;
+	uint64_t count;
+	uint64_t wait;
+};
+
+struct stat_rec {
+	uint64_t key;			/* address << 3 | kind + 1; 0 free */
+	uintptr_t first_ip;		/* the first contended call site */
+	uint64_t contended, spun, slept, acquired, handoffs;
+	uint64_t wait_min, wait_max, wait_total;
+	uint64_t other_count, other_wait;	/* sites past STAT_SITES */
+	struct stat_site sites[STAT_SITES];
+};
+
+int stat_on;
+__thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
+__thread __attribute__((tls_model("initial-exec")))
+	struct stat_caller stat_caller;
+
+static struct stat_rec *stat_table;
+static uint64_t stat_dropped;		/* records the full table refused */
+
+static const char *const stat_kind_name[STAT_KINDS] = {
+	[STAT_MUTEX] = "mutex",
+	[STAT_RWSEM_READ] = "rwsem-read",
+	[STAT_RWSEM_WRITE] = "rwsem-write",
+	[STAT_WW_MUTEX] = "ww_mutex",
+	[STAT_SEMAPHORE] = "semaphore",
+	[STAT_COMPLETION] = "completion",
+};
+
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define ADD(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+
+/* The table, mapped on first use: mmap() is async-signal-safe. */
+static struct stat_rec *stat_table_get(void)
+{
+	struct stat_rec *t = __atomic_load_n(&stat_table, __ATOMIC_ACQUIRE);
+	struct stat_rec *none = NULL;
+	size_t size = STAT_SLOTS * sizeof(*t);
+
+	if (t)
+		return t;
+	t = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	if (__atomic_compare_exchange_n(&stat_table, &none, t, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return t;
+	munmap(t, size);	/* another thread mapped it first */
+	return none;
+}
+
+static struct stat_rec *stat_find(const void *lock, enum stat_kind kind)
+{
+	uint64_t key = ((uint64_t)(uintptr_t)lock << 3) | (kind + 1u);
+	uint64_t h = key * 0x9e3779b97f4a7c15ull;
+	struct stat_rec *t = stat_table_get();
+	unsigned int i, n;
+
+	if (!t)
+		return NULL;
+	for (n = 0, i = h >> (64 - STAT_BITS); n < STAT_SLOTS;
+	     n++, i = (i + 1) & (STAT_SLOTS - 1)) {
+		uint64_t k = LOAD(&t[i].key);
+
+		if (k == key)
+			return &t[i];
+		if (k == 0 &&
+		    (__atomic_compare_exchange_n(&t[i].key, &k, key, false,
+				__ATOMIC_RELAXED, __ATOMIC_RELAXED) || k == key))
+			return &t[i];
+	}
+	ADD(&stat_dropped, 1);
+	return NULL;
+}
+
+static void stat_min(uint64_t *p, uint64_t v)
+{
+	uint64_t old = LOAD(p);
+
+	while ((old == 0 || v < old) &&
+	       !__atomic_compare_exchange_n(p, &old, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static void stat_max(uint64_t *p, uint64_t v)
+{
+	uint64_t old = LOAD(p);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(p, &old, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
+{
+	unsigned int i;
+
+	for (i = 0; i < STAT_SITES; i++) {
+		struct stat_site *s = &r->sites[i];
+		uintptr_t cur = LOAD(&s->ip);
+
+		if (cur == 0 &&
+		    !__atomic_compare_exchange_n(&s->ip, &cur, ip, false,
+				__ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+		    cur != ip)
+			continue;
+		if (cur != 0 && cur != ip)
+			continue;
+		ADD(&s->count, 1);
+		ADD(&s->wait, wait);
+		return;
+	}
+	ADD(&r->other_count, 1);
+	ADD(&r->other_wait, wait);
+}
+
+/**
+ * stat_begin - a slow path starts, with statistics on (STAT_WAIT())
+ * @sw: the wait's state, on the caller's stack
+ * @lock: the lock waited on
+ * @ip: the public call's return address
+ */
+void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
+{
+	/* Named by a debugging-build entry point for this lock, or @ip. */
+	sw->ip = stat_caller.lock == lock ? stat_caller.ip : ip;
+	stat_caller.lock = NULL;
+	sw->sleeps = stat_sleeps;
+	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
+}
+
+/* Whether @ret of a slow path of @kind means it acquired. */
+static bool stat_acquired(enum stat_kind kind, long ret)
+{
+	return kind == STAT_COMPLETION ? ret > 0 : ret == 0;
+}
+
+/**
+ * stat_end - a slow path that started with stat_begin() returns
+ * @sw: the wait's state
+ * @lock: the lock waited on
+ * @kind: what it is
+ * @ret: the slow path's return value
+ *
+ * A semaphore or completion that did not sleep was not contended (its
+ * slow path is also the way in when a unit is there): not counted.
+ */
+void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
+	      long ret)
+{
+	uint64_t wait = now_ns() - (sw->t0 & ~1ull);
+	bool slept = stat_sleeps != sw->sleeps;
+	struct stat_rec *r;
+
+	if (!slept && kind >= STAT_SPINNING_KINDS)
+		return;
+	r = stat_find(lock, kind);
+	if (!r)
+		return;
+	if (!wait)
+		wait = 1;	/* min 0 means "none yet" */
+	if (!LOAD(&r->first_ip))
+		STORE(&r->first_ip, (uintptr_t)sw->ip);
+	ADD(&r->contended, 1);
+	ADD(slept ? &r->slept : &r->spun, 1);
+	if (stat_acquired(kind, ret))
+		ADD(&r->acquired, 1);
+	ADD(&r->wait_total, wait);
+	stat_min(&r->wait_min, wait);
+	stat_max(&r->wait_max, wait);
+	stat_site_add(r, (uintptr_t)sw->ip, wait);
+}
+
+/**
+ * stat_handoff - the releaser of @lock handed it to a waiter
+ * @lock: the lock
+ * @kind: what it is
+ */
+void stat_handoff(const void *lock, enum stat_kind kind)
+{
+	struct stat_rec *r = stat_find(lock, kind);
+
+	if (r)
+		ADD(&r->handoffs, 1);
+}
+
+/**
+ * kmutex_stat_reset - clear the lock statistics
+ *
+ * Every counter goes back to zero; locks keep their records (and so
+ * their place in the table).  Waits in progress are counted into the
+ * new period when they end.  Nothing happens with statistics off.
+ */
+KMUTEX_API void kmutex_stat_reset(void)
+{
+	struct stat_rec *t = __atomic_load_n(&stat_table, __ATOMIC_ACQUIRE);
+	unsigned int i, j;
+
+	if (!t)
+		return;
+	for (i = 0; i < STAT_SLOTS; i++) {
+		struct stat_rec *r = &t[i];
+
+		if (!LOAD(&r->key))
+			continue;
+		STORE(&r->contended, 0);
+		STORE(&r->spun, 0);
+		STORE(&r->slept, 0);
+		STORE(&r->acquired, 0);
+		STORE(&r->handoffs, 0);
+		STORE(&r->wait_min, 0);
+		STORE(&r->wait_max, 0);
+		STORE(&r->wait_total, 0);
+		STORE(&r->other_count, 0);
+		STORE(&r->other_wait, 0);
+		for (j = 0; j < STAT_SITES; j++) {
+			STORE(&r->sites[j].count, 0);
+			STORE(&r->sites[j].wait, 0);
+		}
+	}
+	STORE(&stat_dropped, 0);
+}
+
+/* --- output ------------------------------------------------------------- */
+
+/* A record copied out of the table: what one row prints. */
+struct stat_row {
+	const void *lock;
+	enum stat_kind kind;
+	uintptr_t first_ip;
+	uint64_t contended, spun, slept, acquired, handoffs;
+	uint64_t wait_min, wait_max, wait_total;
+	uint64_t other_count, other_wait;
+	struct stat_site sites[STAT_SITES];	/* sorted by wait */
+	char name[160];
+	char site_name[STAT_TOP][160];
+};
+
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct stat_site *x = a, *y = b;
+
+	if (x->wait != y->wait)
+		return x->wait < y->wait ? 1 : -1;
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->wait_total != y->wait_total)
+		return x->wait_total < y->wait_total ? 1 : -1;
+	return x->contended < y->contended ? 1 :
+	       x->contended > y->contended ? -1 : 0;
+}
+
+static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
+{
+	unsigned int j;
+
+	w->lock = (const void *)(uintptr_t)(key >> 3);
+	w->kind = (enum stat_kind)((key & 7) - 1);
+	w->first_ip = LOAD(&r->first_ip);
+	w->contended = LOAD(&r->contended);
+	w->spun = LOAD(&r->spun);
+	w->slept = LOAD(&r->slept);
+	w->acquired = LOAD(&r->acquired);
+	w->handoffs = LOAD(&r->handoffs);
+	w->wait_min = LOAD(&r->wait_min);
+	w->wait_max = LOAD(&r->wait_max);
+	w->wait_total = LOAD(&r->wait_total);
+	w->other_count = LOAD(&r->other_count);
+	w->other_wait = LOAD(&r->other_wait);
+	for (j = 0; j < STAT_SITES; j++) {
+		w->sites[j].ip = LOAD(&r->sites[j].ip);
+		w->sites[j].count = LOAD(&r->sites[j].count);
+		w->sites[j].wait = LOAD(&r->sites[j].wait);
+	}
+	/* Read apart from each other: keep min <= max <= total. */
+	if (w->wait_max > w->wait_total)
+		w->wait_max = w->wait_total;
+	if (w->wait_min > w->wait_max)
+		w->wait_min = w->wait_max;
+	qsort(w->sites, STAT_SITES, sizeof(w->sites[0]), site_cmp);
+}
+
+/* The name: the lock's symbol, else "<kind>@addr (first: site)". */
+static void row_names(struct stat_row *w, struct stat_syms *syms)
+{
+	char site[128];
+	unsigned int j;
+
+	if (!stat_symbolize(syms, w->lock, w->name, sizeof(w->name)))
+		snprintf(w->name, sizeof(w->name), "%p@%s", w->lock,
+			 stat_symbolize(syms, (const void *)w->first_ip,
+					site, sizeof(site)) ?: "?");
+	for (j = 0; j < STAT_TOP; j++)
+		if (w->sites[j].count &&
+		    !stat_symbolize(syms, (const void *)w->sites[j].ip,
+				    w->site_name[j], sizeof(w->site_name[j])))
+			snprintf(w->site_name[j], sizeof(w->site_name[j]),
+				 "%p", (void *)w->sites[j].ip);
+}
+
+static uint64_t row_avg(const struct stat_row *w)
+{
+	return w->contended ? w->wait_total / w->contended : 0;
+}
+
+static void print_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, " %12.2f", (double)ns / 1000.0);
+}
+
+static void print_text(FILE *f, struct stat_row *rows, size_t n,
+		       uint64_t dropped)
+{
+	size_t i;
+	unsigned int j;
+
+	fprintf(f, "kmutex lock statistics: %zu contended lock%s, by total "
+		"wait (times in us)\n", n, n == 1 ? "" : "s");
+	fprintf(f, "%-32s %-11s %10s %10s %10s %10s %8s %12s %12s %12s "
+		"%12s\n", "lock", "type", "contended", "spun", "slept",
+		"slow-acq", "handoffs", "wait-min", "wait-avg", "wait-max",
+		"wait-total");
+	for (i = 0; i < n; i++) {
+		struct stat_row *w = &rows[i];
+
+		fprintf(f, "%-32s %-11s %10llu %10llu %10llu %10llu %8llu",
+			w->name, stat_kind_name[w->kind],
+			(unsigned long long)w->contended,
+			(unsigned long long)w->spun,
+			(unsigned long long)w->slept,
+			(unsigned long long)w->acquired,
+			(unsigned long long)w->handoffs);
+		print_us(f, w->wait_min);
+		print_us(f, row_avg(w));
+		print_us(f, w->wait_max);
+		print_us(f, w->wait_total);
+		fputc('\n', f);
+		for (j = 0; j < STAT_TOP && w->sites[j].count; j++) {
+			fprintf(f, "    %10llu waits %14.2f us  %s\n",
+				(unsigned long long)w->sites[j].count,
+				(double)w->sites[j].wait / 1000.0,
+				w->site_name[j]);
+		}
+	}
+	if (dropped)
+		fprintf(f, "(%llu waits not counted: more than %u locks)\n",
+			(unsigned long long)dropped, STAT_SLOTS);
+}
+
+/* Names are symbols and addresses; quote for CSV anyway. */
+static void print_csv_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void print_csv(FILE *f, struct stat_row *rows, size_t n)
+{
+	size_t i;
+	unsigned int j;
+
+	fputs("name,type,address,contended,spun,slept,slow_acquired,"
+	      "handoffs,wait_min_ns,wait_avg_ns,wait_max_ns,wait_total_ns", f);
+	for (j = 1; j <= STAT_TOP; j++)
+		fprintf(f, ",site%u,site%u_count,site%u_wait_ns", j, j, j);
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		struct stat_row *w = &rows[i];
+
+		print_csv_str(f, w->name);
+		fprintf(f, ",%s,%p,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+			stat_kind_name[w->kind], w->lock,
+			(unsigned long long)w->contended,
+			(unsigned long long)w->spun,
+			(unsigned long long)w->slept,
+			(unsigned long long)w->acquired,
+			(unsigned long long)w->handoffs,
+			(unsigned long long)w->wait_min,
+			(unsigned long long)row_avg(w),
+			(unsigned long long)w->wait_max,
+			(unsigned long long)w->wait_total);
+		for (j = 0; j < STAT_TOP; j++) {
+			fputc(',', f);
+			if (!w->sites[j].count) {
+				fputs(",,", f);
+				continue;
+			}
+			print_csv_str(f, w->site_name[j]);
+			fprintf(f, ",%llu,%llu",
+				(unsigned long long)w->sites[j].count,
+				(unsigned long long)w->sites[j].wait);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_json(FILE *f, struct stat_row *rows, size_t n,
+		       uint64_t dropped)
+{
+	size_t i;
+	unsigned int j;
+
+	fprintf(f, "{\"dropped\": %llu, \"locks\": [",
+		(unsigned long long)dropped);
+	for (i = 0; i < n; i++) {
+		struct stat_row *w = &rows[i];
+
+		fputs(i ? ",\n {\"name\": " : "\n {\"name\": ", f);
+		print_json_str(f, w->name);
+		fprintf(f, ", \"type\": \"%s\", \"address\": \"%p\", "
+			"\"contended\": %llu, \"spun\": %llu, \"slept\": %llu, "
+			"\"slow_acquired\": %llu, \"handoffs\": %llu, "
+			"\"wait_min_ns\": %llu, \"wait_avg_ns\": %llu, "
+			"\"wait_max_ns\": %llu, \"wait_total_ns\": %llu, "
+			"\"sites\": [", stat_kind_name[w->kind], w->lock,
+			(unsigned long long)w->contended,
+			(unsigned long long)w->spun,
+			(unsigned long long)w->slept,
+			(unsigned long long)w->acquired,
+			(unsigned long long)w->handoffs,
+			(unsigned long long)w->wait_min,
+			(unsigned long long)row_avg(w),
+			(unsigned long long)w->wait_max,
+			(unsigned long long)w->wait_total);
+		for (j = 0; j < STAT_TOP && w->sites[j].count; j++) {
+			fputs(j ? ", {\"site\": " : "{\"site\": ", f);
+			print_json_str(f, w->site_name[j]);
+			fprintf(f, ", \"count\": %llu, \"wait_ns\": %llu}",
+				(unsigned long long)w->sites[j].count,
+				(unsigned long long)w->sites[j].wait);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n]}\n", f);
+}
+
+static enum stat_format stat_format(void)
+{
+	const char *s = getenv("KMUTEX_STAT_FORMAT");
+
+	if (s && !strcmp(s, "csv"))
+		return STAT_CSV;
+	if (s && !strcmp(s, "json"))
+		return STAT_JSON;
+	return STAT_TEXT;
+}
+
+/* The contended records, copied out, named and sorted; NULL if none. */
+static struct stat_row *stat_rows(size_t *np)
+{
+	struct stat_rec *t = __atomic_load_n(&stat_table, __ATOMIC_ACQUIRE);
+	struct stat_row *rows;
+	struct stat_syms *syms;
+	size_t n = 0, max, i;
+
+	*np = 0;
+	if (!t)
+		return NULL;
+	for (i = 0; i < STAT_SLOTS; i++)
+		n += LOAD(&t[i].key) && LOAD(&t[i].contended);
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows)
+		return NULL;
+	max = n;
+	n = 0;
+	syms = stat_syms_open();
+	for (i = 0; i < STAT_SLOTS && n < max; i++) {
+		uint64_t key = LOAD(&t[i].key);
+
+		if (!key || !LOAD(&t[i].contended))
+			continue;
+		row_fill(&rows[n], &t[i], key);
+		if (!rows[n].contended)
+			continue;	/* reset meanwhile */
+		row_names(&rows[n++], syms);
+	}
+	stat_syms_close(syms);
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	*np = n;
+	return rows;
+}
+
+/**
+ * kmutex_stat_print - print the lock statistics
+ * @f: where to
+ *
+ * Prints the table of contended locks, sorted by total wait, in the form
+ * KMUTEX_STAT_FORMAT asks for (text, csv or json).  With statistics off
+ * (KMUTEX_STAT unset) prints nothing.
+ *
+ * Return: the number of locks printed, 0 with statistics off, -1 if the
+ * table could not be copied (out of memory).
+ */
+KMUTEX_API int kmutex_stat_print(FILE *f)
+{
+	uint64_t dropped = LOAD(&stat_dropped);
+	enum stat_format fmt;
+	struct stat_row *rows;
+	size_t n;
+
+	if (!LOAD(&stat_on))
+		return 0;
+	rows = stat_rows(&n);
+	if (!rows && __atomic_load_n(&stat_table, __ATOMIC_ACQUIRE))
+		return -1;
+	fmt = stat_format();
+	if (fmt == STAT_CSV)
+		print_csv(f, rows, n);
+	else if (fmt == STAT_JSON)
+		print_json(f, rows, n, dropped);
+	else
+		print_text(f, rows, n, dropped);
+	fflush(f);
+	free(rows);
+	return (int)n;
+}
+
+/* KMUTEX_STAT: unset, "" or "0" off; "1" standard error; else a file. */
+static const char *stat_env(void)
+{
+	const char *s = getenv("KMUTEX_STAT");
+
+	return s && *s && strcmp(s, "0") ? s : NULL;
+}
+
+static void stat_at_exit(void)
+{
+	const char *where = stat_env();
+	FILE *f;
+
+	if (!where) {
+		return;		/* forced on (a benchmark variant): silent */
+	} else if (!strcmp(where, "1")) {
+		kmutex_stat_print(stderr);
+		return;
+	}
+	f = fopen(where, "w");
+	if (!f) {
+		fprintf(stderr, "kmutex: KMUTEX_STAT: cannot write %s: %s\n",
+			where, strerror(errno));
+		return;
+	}
+	kmutex_stat_print(f);
+	fclose(f);
+}
+
+/* KMUTEX_STAT_FORCE: on without the environment (bench's kmutex-stat). */
+#ifndef KMUTEX_STAT_FORCE
+#define KMUTEX_STAT_FORCE	0
+#endif
+
+static __attribute__((constructor)) void stat_init(void)
+{
+	bool env = stat_env() != NULL;
+
+	if (!env && !KMUTEX_STAT_FORCE)
+		return;
+	if (!stat_table_get())
+		return;		/* no memory: stay off */
+	if (env)
+		atexit(stat_at_exit);
+	__atomic_store_n(&stat_on, 1, __ATOMIC_RELAXED);
+}

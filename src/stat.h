@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat.h - lock statistics (KMUTEX_STAT, kmutex_stat(3)): the hooks the
+ * slow paths call.  The machinery is in stat.c (the side table, the
+ * output) and stat_names.c (addresses to names).
+ *
+ * Nothing here touches the inline fast paths or the lock structs: a
+ * slow path's exported entry point is wrapped in STAT_WAIT(), which with
+ * statistics off costs one predictable branch on stat_on, read once.
+ *
+ * A wait is counted from the slow path's entry to its return: the time
+ * the thread could not go on because the lock was taken.  It "slept" if
+ * waiter_sleep() got as far as futex_wait() (stat_note_sleep()), else,
+ * for the spinning kinds, it was "won by spinning".
+ */
+#ifndef _KMUTEX_SRC_STAT_H
+#define _KMUTEX_SRC_STAT_H
+
+#include <stdint.h>
+
+#include <kmutex/compiler.h>
+
+enum stat_kind {
+	STAT_MUTEX,
+	STAT_RWSEM_READ,
+	STAT_RWSEM_WRITE,
+	STAT_WW_MUTEX,
+	STAT_SPINNING_KINDS,		/* above: a wait without sleep counts */
+	STAT_SEMAPHORE = STAT_SPINNING_KINDS,
+	STAT_COMPLETION,
+	STAT_KINDS
+};
+
+/* Set once at start-up (KMUTEX_STAT) or by a build with KMUTEX_STAT_FORCE. */
+extern int stat_on;
+/* futex_wait()s of this thread while statistics are on. */
+extern __thread __attribute__((tls_model("initial-exec")))
+	unsigned int stat_sleeps;
+
+/*
+ * The debugging build's entry points (src/debug/) call the slow paths
+ * from inside the library: they name the program's call site first.
+ */
+struct stat_caller {
+	const void *lock;
+	const void *ip;
+};
+extern __thread __attribute__((tls_model("initial-exec")))
+	struct stat_caller stat_caller;
+
+#define STAT_CALLER(l, where)						\
+	do {								\
+		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
+						      __ATOMIC_RELAXED))) { \
+			stat_caller.lock = (l);				\
+			stat_caller.ip = (where);			\
+		}							\
+	} while (0)
+
+struct stat_wait {
+	uint64_t t0;		/* 0: statistics off at entry */
+	const void *ip;		/* the public call's caller */
+	unsigned int sleeps;	/* stat_sleeps at entry */
+};
+
+void stat_begin(struct stat_wait *sw, const void *lock, const void *ip);
+void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
+	      long ret);
+void stat_handoff(const void *lock, enum stat_kind kind);
+
+/*
+ * A slow path's exported entry point does "return STAT_WAIT(lock, kind,
+ * slow path call);": the call's value (long), counted as a wait on @lock.
+ * __builtin_return_address(0) is the program's call site, as the public
+ * lock call is inline there (<linux/mutex.h> ...).
+ */
+#define STAT_WAIT(lock, kind, call)					\
+	({								\
+		struct stat_wait __sw;					\
+		long __r;						\
+									\
+		__sw.t0 = 0;						\
+		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
+						      __ATOMIC_RELAXED))) \
+			stat_begin(&__sw, (lock),			\
+				   __builtin_return_address(0));	\
+		__r = (call);						\
+		if (__kmutex_unlikely(__sw.t0 != 0))			\
+			stat_end(&__sw, (lock), (kind), __r);		\
+		__r;							\
+	})
+
+/* A lock handed to a waiter by its releaser (the kernel's handoff). */
+#define STAT_HANDOFF(lock, kind)					\
+	do {								\
+		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
+						      __ATOMIC_RELAXED))) \
+			stat_handoff((lock), (kind));			\
+	} while (0)
+
+/* In waiter_sleep(), before each futex_wait(). */
+static inline void stat_note_sleep(void)
+{
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
+		stat_sleeps++;
+}
+
+/* stat_names.c: @addr as "symbol+0xoff" or "module+0xoff" into @buf. */
+struct stat_syms;
+struct stat_syms *stat_syms_open(void);
+void stat_syms_close(struct stat_syms *s);
+const char *stat_symbolize(struct stat_syms *s, const void *addr,
+			   char *buf, unsigned long len);
+
+#endif /* _KMUTEX_SRC_STAT_H */

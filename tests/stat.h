@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat.h - for the lock statistics tests (tests/stat_*.c): statistics
+ * are switched on by the environment at start-up, so a test runs itself
+ * again (/proc/self/exe MODE) with KMUTEX_STAT and KMUTEX_STAT_FORMAT
+ * set, its standard error in a file, and reads what it printed.
+ */
+#ifndef _KMUTEX_TESTS_STAT_H
+#define _KMUTEX_TESTS_STAT_H
+
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <kmutex/stat.h>
+
+#include "harness.h"
+
+/* A file name for this test's output @what, in TMPDIR. */
+static inline void stat_tmp(char *buf, size_t len, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/kmutex-stat-%d-%s", dir && *dir ? dir : "/tmp",
+		 (int)getpid(), what);
+	unlink(buf);
+}
+
+/*
+ * Run this program again as "MODE" with KMUTEX_STAT=@stat (NULL: unset)
+ * and KMUTEX_STAT_FORMAT=@fmt (NULL: unset), its standard error into
+ * @err.  Return: its exit status (CHECK()s failing in it: 1).
+ */
+static inline int stat_child(const char *mode, const char *stat,
+			     const char *fmt, const char *err)
+{
+	pid_t pid = fork();
+	int st;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(99);
+		if (stat)
+			setenv("KMUTEX_STAT", stat, 1);
+		else
+			unsetenv("KMUTEX_STAT");
+		if (fmt)
+			setenv("KMUTEX_STAT_FORMAT", fmt, 1);
+		else
+			unsetenv("KMUTEX_STAT_FORMAT");
+		execl("/proc/self/exe", "stat-child", mode, (char *)NULL);
+		_exit(98);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The whole of @path (malloc'd, NUL-terminated); "" if it is absent. */
+static inline char *stat_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	CHECK(buf && fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+/* Busy for about @ns, holding a lock: others find it taken. */
+static inline void stat_hold(uint64_t ns)
+{
+	uint64_t end = test_now_ns() + ns;
+
+	while (test_now_ns() < end)
+		;
+}
+
+/*
+ * The CSV row of lock @name of type @type in @csv (a copy, in @row),
+ * its numeric fields in @v (contended, spun, slept, slow_acquired,
+ * handoffs, wait_min, avg, max, total).  False if there is none.
+ */
+static inline bool stat_csv_row(const char *csv, const char *name,
+				const char *type, char *row, size_t len,
+				unsigned long long v[9])
+{
+	char want[256];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\n\"%s\",%s,", name, type);
+	p = strstr(csv, want);
+	if (!p)
+		return false;
+	p++;
+	snprintf(row, len, "%.*s", (int)strcspn(p, "\n"), p);
+	p = strchr(p + strlen(want) - 1, ',');	/* past the address */
+	return p && sscanf(p, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8]) == 9;
+}
+
+/* The checks every contended row passes. */
+static inline void stat_check_sane(const char *row,
+				   const unsigned long long v[9])
+{
+	if (!(v[0] > 0 && v[1] + v[2] == v[0] && v[3] <= v[0] &&
+	      v[5] > 0 && v[5] <= v[6] && v[6] <= v[7] && v[7] <= v[8])) {
+		fprintf(stderr, "FAIL: row not sane: %s\n", row);
+		exit(1);
+	}
+}
+
+#endif /* _KMUTEX_TESTS_STAT_H */
