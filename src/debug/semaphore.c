@@ -66,6 +66,33 @@ static bool down_fast(struct semaphore *sem)
 	return false;
 }
 
+static int down_wait(struct semaphore *sem, int intr, int timed,
+		     long timeout)
+{
+	if (timed)
+		return kmutex_down_common_slowpath(sem, 0,
+						   timeout < 0 ? 0 : timeout);
+	if (intr)
+		return kmutex_down_common_slowpath(sem, 1, -1);
+	kmutex_down_slowpath(sem);
+	return 0;
+}
+
+/* The wait, watched with KMUTEX_DEBUG_HUNG (hung.c). */
+static int down_slow(struct semaphore *sem, int intr, int timed,
+		     long timeout, const char *call, const void *ip)
+{
+	int ret;
+
+	if (__kmutex_likely(!hung_on()))
+		return down_wait(sem, intr, timed, timeout);
+	hung_begin(sem, "semaphore", sem->map.name, sem->map.site, NULL,
+		   call, ip);
+	ret = down_wait(sem, intr, timed, timeout);
+	hung_end();
+	return ret;
+}
+
 /**
  * kmutex_debug_sema_init - sema_init()
  * @sem: the semaphore
@@ -103,15 +130,9 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 	/* Told to ThreadSanitizer as the production build tells it. */
 	if (__kmutex_likely(down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);
-	if (timed)
-		return __kmutex_tsan_acquired(sem,
-			kmutex_down_common_slowpath(sem, 0,
-						    timeout < 0 ? 0 : timeout));
-	if (intr)
-		return __kmutex_tsan_acquired(sem,
-			kmutex_down_common_slowpath(sem, 1, -1));
-	kmutex_down_slowpath(sem);
-	return __kmutex_tsan_acquired(sem, 0);
+	return __kmutex_tsan_acquired(sem, down_slow(sem, intr, timed, timeout,
+						     call,
+						     __builtin_return_address(0)));
 }
 
 /**
