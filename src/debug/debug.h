@@ -236,6 +236,12 @@ static inline bool hung_on(void)
 	return __kmutex_unlikely(hung_enabled);
 }
 
+/* hint.c: a semaphore used as a mutex. */
+struct semaphore;
+void hint_sem_init(struct semaphore *sem, int count);
+void hint_sem_down(struct semaphore *sem);
+void hint_sem_up(struct semaphore *sem);
+
 /* signal.c */
 extern __thread int lockdep_in_handler
 	__attribute__((tls_model("initial-exec")));

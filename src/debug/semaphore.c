@@ -34,6 +34,7 @@ check_magic(struct semaphore *sem, const char *call, const void *ip)
 			__kmutex_list_init(&sem->wait_list);
 		sem->map.name = call;
 		sem->map.site = "(never initialised)";
+		hint_sem_init(sem, -1);	/* its count is unknown */
 		__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
 		obj_report_uninit(t, sem, warn_magic, "semaphore",
 				  "DEFINE_SEMAPHORE or sema_init", call, ip);
@@ -108,6 +109,7 @@ KMUTEX_API void kmutex_debug_sema_init(struct semaphore *sem, int val,
 	__kmutex_list_init(&sem->wait_list);
 	sem->map.name = name;
 	sem->map.site = site;
+	hint_sem_init(sem, val);
 	__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
 }
 
@@ -126,13 +128,16 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 				     int timed, long timeout,
 				     const char *call)
 {
+	int ret = 0;
+
 	checks(sem, true, call, __builtin_return_address(0));
+	if (__kmutex_unlikely(!down_fast(sem)))
+		ret = down_slow(sem, intr, timed, timeout, call,
+				__builtin_return_address(0));
+	if (!ret)
+		hint_sem_down(sem);
 	/* Told to ThreadSanitizer as the production build tells it. */
-	if (__kmutex_likely(down_fast(sem)))
-		return __kmutex_tsan_acquired(sem, 0);
-	return __kmutex_tsan_acquired(sem, down_slow(sem, intr, timed, timeout,
-						     call,
-						     __builtin_return_address(0)));
+	return __kmutex_tsan_acquired(sem, ret);
 }
 
 /**
@@ -148,6 +153,7 @@ KMUTEX_API int kmutex_debug_sem_trylock(struct semaphore *sem,
 	checks(sem, false, call, __builtin_return_address(0));
 	if (!down_fast(sem))
 		return 1;
+	hint_sem_down(sem);
 	__kmutex_tsan_acquire(sem);
 	return 0;
 }
@@ -162,6 +168,7 @@ KMUTEX_API void kmutex_debug_sem_up(struct semaphore *sem, const char *call)
 	int c;
 
 	checks(sem, false, call, __builtin_return_address(0));
+	hint_sem_up(sem);
 	__kmutex_tsan_release(sem);
 	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 	while (c >= 0 && c < INT_MAX)
