@@ -72,7 +72,7 @@ static int down_watched(struct rw_semaphore *sem, int read, int intr,
 		return 0;
 	hung_begin(sem, read ? "rwsem (read)" : "rwsem (write)",
 		   sem->dep_map.name, sem->dep_map.site,
-		   read ? NULL : &sem->owner, call, ip);
+		   &sem->owner, call, ip);
 	ret = __kmutex_rwsem_down(sem, read, intr);
 	hung_end();
 	return ret;

@@ -34,6 +34,8 @@
 
 #ifdef KMUTEX_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <stdlib.h>
 #endif
 
 #include "debug.h"
@@ -193,6 +195,46 @@ static Dwfl_Module *dw_module(Dwarf_Addr a)
 	return mod;
 }
 
+/*
+ * Code inlined into the function (a kmutex header's inline wrapper, say)
+ * has the inline function's line: take the line of the function's own
+ * call of the outermost inlined block, as the frame's name is the
+ * function's.  False if @a is in no inlined block.
+ */
+static bool dw_call_site(Dwfl_Module *mod, Dwarf_Addr a,
+			 struct sym_info *out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, a, &bias), *scopes = NULL;
+	Dwarf_Attribute at;
+	Dwarf_Files *files;
+	Dwarf_Word file, line;
+	int i, n, outer = -1;
+
+	if (!cu)
+		return false;
+	n = dwarf_getscopes(cu, a - bias, &scopes);
+	for (i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			outer = i;
+	}
+	if (outer < 0 ||
+	    dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_file, &at),
+			    &file) ||
+	    dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_line, &at),
+			    &line) ||
+	    dwarf_getsrcfiles(cu, &files, NULL) ||
+	    !(out->file = dwarf_filesrc(files, file, NULL, NULL))) {
+		free(scopes);
+		return false;
+	}
+	out->line = (int)line;
+	free(scopes);
+	return true;
+}
+
 static bool dw_lookup(const void *ip, bool want_name, struct sym_info *out)
 {
 	Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)ip;
@@ -216,6 +258,8 @@ static bool dw_lookup(const void *ip, bool want_name, struct sym_info *out)
 		}
 	}
 	/* A return address: the line of the call is the byte before. */
+	if (dw_call_site(mod, a - 1, out))
+		return true;
 	line = dwfl_module_getsrc(mod, a - 1);
 	if (line) {
 		int lineno = 0;
