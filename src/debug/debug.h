@@ -233,7 +233,8 @@ void hung_begin(const void *lock, const char *kind, const char *name,
 void hung_end(void);
 static inline bool hung_on(void)
 {
-	return __kmutex_unlikely(hung_enabled);
+	return __kmutex_unlikely(__atomic_load_n(&hung_enabled,
+						 __ATOMIC_RELAXED));
 }
 
 /* hint.c: a semaphore used as a mutex. */

@@ -38,8 +38,12 @@
 #include "debug.h"
 
 bool hung_enabled;
+/*
+ * Set before main() and only read after, yet ThreadSanitizer did not see
+ * the constructor's writes as happening before a thread's reads: they
+ * are atomics, which it never calls a race.
+ */
 static uint64_t timeout_ns, period_ns;
-static double timeout_s;
 static int monitor_started;	/* 0 no, 1 yes: per process */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -60,16 +64,18 @@ static void __attribute__((constructor)) hung_setup(void)
 	const char *v = getenv("KMUTEX_DEBUG_HUNG");
 	char *end = NULL;
 	double s = v ? strtod(v, &end) : 0;
+	uint64_t t, p;
 
 	if (!v || end == v || *end || !(s > 0 && s < 1e9))
 		return;
-	timeout_s = s;
-	timeout_ns = (uint64_t)(s * 1e9);
+	t = (uint64_t)(s * 1e9);
 	/* Late by at most a quarter of N, and by 1 s for long N. */
-	period_ns = timeout_ns / 4 < 1000000000u ? timeout_ns / 4 : 1000000000u;
-	if (period_ns < 1000000)
-		period_ns = 1000000;
-	hung_enabled = true;
+	p = t / 4 < 1000000000u ? t / 4 : 1000000000u;
+
+	__atomic_store_n(&timeout_ns, t, __ATOMIC_RELAXED);
+	__atomic_store_n(&period_ns, p < 1000000 ? 1000000 : p,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&hung_enabled, true, __ATOMIC_RELAXED);
 }
 
 /* A consistent copy of @t's wait, or false if it changed meanwhile. */
@@ -82,20 +88,23 @@ static bool wait_copy(struct kmutex_thread *t, struct hung_wait *w)
 	if (!gen)
 		return false;
 	w->gen = gen;
-	w->start_ns = __atomic_load_n(&s->start_ns, __ATOMIC_RELAXED);
-	w->lock = __atomic_load_n(&s->lock, __ATOMIC_RELAXED);
-	w->kind = __atomic_load_n(&s->kind, __ATOMIC_RELAXED);
-	w->name = __atomic_load_n(&s->name, __ATOMIC_RELAXED);
-	w->site = __atomic_load_n(&s->site, __ATOMIC_RELAXED);
-	w->owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
-	w->call = __atomic_load_n(&s->call, __ATOMIC_RELAXED);
-	w->stack.n = __atomic_load_n(&s->stack.n, __ATOMIC_RELAXED);
+	w->start_ns = __atomic_load_n(&s->start_ns, __ATOMIC_ACQUIRE);
+	w->lock = __atomic_load_n(&s->lock, __ATOMIC_ACQUIRE);
+	w->kind = __atomic_load_n(&s->kind, __ATOMIC_ACQUIRE);
+	w->name = __atomic_load_n(&s->name, __ATOMIC_ACQUIRE);
+	w->site = __atomic_load_n(&s->site, __ATOMIC_ACQUIRE);
+	w->owner = __atomic_load_n(&s->owner, __ATOMIC_ACQUIRE);
+	w->call = __atomic_load_n(&s->call, __ATOMIC_ACQUIRE);
+	w->stack.n = __atomic_load_n(&s->stack.n, __ATOMIC_ACQUIRE);
 	if (w->stack.n < 0 || w->stack.n > MAX_STACK)
 		return false;
 	for (i = 0; i < w->stack.n; i++)
 		w->stack.ip[i] = __atomic_load_n(&s->stack.ip[i],
-						 __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+						 __ATOMIC_ACQUIRE);
+	/*
+	 * The loads above are ACQUIRE (not a fence, which TSan does not
+	 * model), so this one cannot come before them.
+	 */
 	return __atomic_load_n(&s->gen, __ATOMIC_RELAXED) == gen;
 }
 
@@ -135,12 +144,14 @@ static void report_all_held(struct kmutex_thread *waiter)
 static void report_hung(struct kmutex_thread *t, const struct hung_wait *w,
 			uint64_t now)
 {
+	uint64_t n = __atomic_load_n(&timeout_ns, __ATOMIC_RELAXED);
 	char name[16], title[128], secs[32];
 
-	if (timeout_s == (double)(long)timeout_s)
-		snprintf(secs, sizeof(secs), "%ld", (long)timeout_s);
+	if (n % 1000000000u == 0)
+		snprintf(secs, sizeof(secs), "%lu",
+			 (unsigned long)(n / 1000000000u));
 	else
-		snprintf(secs, sizeof(secs), "%g", timeout_s);
+		snprintf(secs, sizeof(secs), "%g", (double)n / 1e9);
 	thread_name(t->tid, name, sizeof(name));
 	snprintf(title, sizeof(title),
 		 "INFO: task %s:%d blocked for more than %s seconds.",
@@ -174,7 +185,9 @@ static void scan(void)
 	if (pthread_mutex_trylock(&lockdep_lock))
 		return;		/* busy: look again at the next tick */
 	for (t = thread_next(NULL); t; t = thread_next(t)) {
-		if (!wait_copy(t, &w) || now - w.start_ns <= timeout_ns ||
+		if (!wait_copy(t, &w) ||
+		    now - w.start_ns <= __atomic_load_n(&timeout_ns,
+							__ATOMIC_RELAXED) ||
 		    __atomic_load_n(&t->wait.reported, __ATOMIC_RELAXED) ==
 		    w.gen)
 			continue;
@@ -186,9 +199,10 @@ static void scan(void)
 
 static void *monitor(void *arg)
 {
+	uint64_t p = __atomic_load_n(&period_ns, __ATOMIC_RELAXED);
 	struct timespec ts = {
-		.tv_sec = (time_t)(period_ns / 1000000000u),
-		.tv_nsec = (long)(period_ns % 1000000000u),
+		.tv_sec = (time_t)(p / 1000000000u),
+		.tv_nsec = (long)(p % 1000000000u),
 	};
 
 	pthread_setname_np(pthread_self(), "kmutex-hung");
@@ -257,6 +271,12 @@ void hung_begin(const void *lock, const char *kind, const char *name,
 	if (!__atomic_load_n(&monitor_started, __ATOMIC_RELAXED))
 		monitor_start();
 	stack_save(&s, ip);
+	/*
+	 * gen is 0 already; an ACQUIRE exchange (not a fence, which TSan
+	 * does not model) keeps the stores below after it, as a seqlock
+	 * writer's barrier does.
+	 */
+	__atomic_exchange_n(&w->gen, 0, __ATOMIC_ACQ_REL);
 	__atomic_store_n(&w->start_ns, now_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&w->lock, lock, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->kind, kind, __ATOMIC_RELAXED);
