@@ -25,7 +25,11 @@
  *   fork       the child has no monitor: the next wait starts one.
  *
  * The variable is read before main() (a constructor).  Watching costs
- * nothing until it is set (one load per contended wait), then a clock read and a backtrace per contended wait.
+ * nothing until it is set (one load per contended wait), then a clock
+ * read and a backtrace per contended wait.
+ *
+ * Not watched: ww_mutex and percpu_rw_semaphore waits (their own slow
+ * paths), and waits in a signal handler.
  */
 #include "../api.h"
 
@@ -37,12 +41,12 @@
 
 #include "debug.h"
 
-bool hung_enabled;
 /*
  * Set before main() and only read after, yet ThreadSanitizer did not see
  * the constructor's writes as happening before a thread's reads: they
  * are atomics, which it never calls a race.
  */
+bool hung_enabled;
 static uint64_t timeout_ns, period_ns;
 static int monitor_started;	/* 0 no, 1 yes: per process */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
