@@ -48,6 +48,9 @@ struct semaphore {
 		.magic = &(semname),					\
 		.map = { .name = #semname, .site = __KMUTEX_SITE },	\
 		.hint_count = (n),					\
+		.hint_holder = 0,					\
+		.hint_pairs = 0,					\
+		.hint_state = 0,					\
 	}
 
 #define __KMUTEX_DEFINE_SEMAPHORE1(semname) \
