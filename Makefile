@@ -199,6 +199,20 @@ DEBUG_LDFLAGS := -pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal 
 		 -Wl,--wrap=free
 DEBUG_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/debug_*.c))
 
+# elfutils' libdw (Debian libdw-dev), if CC can link with it: report
+# backtraces then give file:line (src/debug/symbolize.c); without it
+# static functions are named from the ELF .symtab.  The library then
+# needs -ldw: kmutex-debug.pc's Libs.private, and $(DB)/libs for the
+# in-tree static links of tests/debug_link.sh.
+LIBDW_TEST := printf '\043include <elfutils/libdwfl.h>\nint main(void) { return !dwfl_begin; }\n'
+HAVE_LIBDW := $(shell $(LIBDW_TEST) | $(CC) -x c - -o /dev/null -ldw \
+		2>/dev/null && echo yes)
+ifeq ($(HAVE_LIBDW),yes)
+DEBUG_LIBCFLAGS := -DKMUTEX_HAVE_LIBDW
+DEBUG_LIBS      := -ldw
+DEBUG_LDFLAGS   += -ldw
+endif
+
 # DEBUG_BUILD=no leaves it out (make test-musl: musl has no backtrace()).
 DEBUG_BUILD ?= yes
 ifneq ($(DEBUG_BUILD),no)
@@ -210,15 +224,18 @@ endif
 
 $(DB)/obj/%.o: src/%.c $(LIB_HDRS) $(DEBUG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -funwind-tables -c $< -o $@
+	$(CC) $(LIBCFLAGS) -DKMUTEX_DEBUG -funwind-tables $(DEBUG_LIBCFLAGS) \
+		-c $< -o $@
 
 $(B)/libkmutex-debug.a: $(DEBUG_OBJS)
 	$(call make_archive,$^)
+	echo "$(DEBUG_LIBS)" > $(DB)/libs
 
 $(B)/libkmutex-debug.so.$(SOMAJOR): $(DEBUG_OBJS) src/libkmutex.map
 	$(CC) $(CFLAGS) -shared -pthread \
 		-Wl,-soname,libkmutex-debug.so.$(SOMAJOR) \
-		-Wl,--version-script=src/libkmutex.map -o $@ $(DEBUG_OBJS) -ldl
+		-Wl,--version-script=src/libkmutex.map -o $@ $(DEBUG_OBJS) -ldl \
+		$(DEBUG_LIBS)
 
 $(B)/libkmutex-debug.so: $(B)/libkmutex-debug.so.$(SOMAJOR)
 	ln -sf libkmutex-debug.so.$(SOMAJOR) $@
@@ -226,7 +243,7 @@ $(B)/libkmutex-debug.so: $(B)/libkmutex-debug.so.$(SOMAJOR)
 $(DEBUG_TESTS): $(B)/tests/%: tests/%.c $(wildcard tests/*.h) \
 		tests/valgrind_annotations.c \
 		$(LIB_HDRS) $(B)/libkmutex-debug.a | $(B)/tests
-	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $< -o $@ \
+	$(CC) $(KCFLAGS) $(CFLAGS) $(DEBUG_CFLAGS) $(DEBUG_LIBCFLAGS) $< -o $@ \
 		$(B)/libkmutex-debug.a $(DEBUG_LDFLAGS) $(TEST_LDLIBS)
 
 # The cost of the checks: uncontended lock+unlock (mutex, rwsem read and
@@ -278,7 +295,8 @@ MAN_PAGES := $(wildcard man/man3/*.3)
 .PHONY: FORCE
 $(B)/%.pc: %.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DEBUG_LIBS@|$(DEBUG_LIBS)|' $< > $@
 
 install: all $(B)/kmutex.pc
 	install -d $(DESTDIR)$(INCDIR)/linux $(DESTDIR)$(INCDIR)/kmutex \

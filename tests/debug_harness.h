@@ -22,8 +22,10 @@
  *	rwsem...): each case is checked as DEBUG_EXPECT_REPORT checks its
  *	one, in children of its own (KMUTEX_TEST_CASE names the case).
  *
- * Functions named in needles must not be static (a backtrace names only
- * the program's exported functions: the tests link with -rdynamic).
+ * Functions named in needles need not be exported: static ones are named
+ * from the ELF .symtab or libdw (tests/debug_symbolize.c), but only on a
+ * module that is not stripped; most tests use exported ones (the tests
+ * link with -rdynamic), which dladdr() names everywhere.
  */
 #ifndef _KMUTEX_TESTS_DEBUG_HARNESS_H
 #define _KMUTEX_TESTS_DEBUG_HARNESS_H

@@ -158,9 +158,12 @@ if command -v pkg-config > /dev/null; then
 		build pc-shared shared $flags && check_run pc-shared "$stage/usr/lib"
 		cflags=$(pkg-config --cflags kmutex-debug)
 		libs=$(pkg-config --libs-only-other kmutex-debug)
+		# Libs.private: -ldw when the library was built with libdw.
+		private=$(pkg-config --static --libs-only-l kmutex-debug |
+			  sed 's/-lkmutex-debug//')
 		# shellcheck disable=SC2086
 		build pc-static static $cflags "$stage/usr/lib/libkmutex-debug.a" \
-			$libs -ldl && check_run pc-static ""
+			$libs -ldl $private && check_run pc-static ""
 	fi
 	unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
 else
@@ -169,6 +172,8 @@ fi
 
 # --- (c) in-tree ------------------------------------------------------------------
 intree="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal"
+# What the library was built with beyond libc (-ldw): the Makefile's.
+intree="$intree $(cat "$B/debug/libs" 2>/dev/null)"
 # shellcheck disable=SC2086
 build in-tree static -DKMUTEX_DEBUG -fno-optimize-sibling-calls -funwind-tables \
 	-Iinclude "$B/libkmutex-debug.a" $intree &&
@@ -219,7 +224,7 @@ EOF
 wrapflags="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
 for linkage in static shared; do
 	if [ $linkage = static ]; then
-		lib="$B/libkmutex-debug.a"
+		lib="$B/libkmutex-debug.a $(cat "$B/debug/libs" 2>/dev/null)"
 	else
 		lib="-L$B -Wl,--no-as-needed -lkmutex-debug"
 	fi

@@ -24,6 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 
 DEBUG_LIBS="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
+# What the library was built with beyond libc (-ldw), as the Makefile says.
+DEBUG_LIBS="$DEBUG_LIBS $(cat "$B/debug/libs" 2>/dev/null)"
 
 # try CC NAME SRC ARGS...: compile, link, run; the output must say OK.
 try() {

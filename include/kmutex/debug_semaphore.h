@@ -33,6 +33,11 @@ struct semaphore {
 	/* Debugging build only: */
 	const void *magic;		/* the semaphore itself once set up */
 	struct kmutex_obj_map map;	/* its name, for reports */
+	/* Is it a mutex in disguise? (src/debug/hint.c) */
+	int hint_count;			/* the count it was set up with */
+	int hint_holder;		/* tid of the down() not yet up()ed */
+	unsigned int hint_pairs;	/* down/up pairs of one thread */
+	unsigned int hint_state;	/* watching, not a mutex, hinted */
 };
 
 #define __SEMAPHORE_INITIALIZER(semname, n)				\
@@ -42,6 +47,10 @@ struct semaphore {
 		.wait_list = KMUTEX_LIST_INIT((semname).wait_list),	\
 		.magic = &(semname),					\
 		.map = { .name = #semname, .site = __KMUTEX_SITE },	\
+		.hint_count = (n),					\
+		.hint_holder = 0,					\
+		.hint_pairs = 0,					\
+		.hint_state = 0,					\
 	}
 
 #define __KMUTEX_DEFINE_SEMAPHORE1(semname) \

@@ -96,11 +96,21 @@ KMUTEX_API long kmutex_debug_wait_for_completion(struct completion *x,
 						 int intr, long timeout,
 						 const char *call)
 {
-	checks(x, true, call, __builtin_return_address(0));
-	STAT_CALLER(x, __builtin_return_address(0));
+	const void *ip = __builtin_return_address(0);
+	long ret;
+
+	checks(x, true, call, ip);
+	STAT_CALLER(x, ip);
 	/* Told to ThreadSanitizer as the production build tells it. */
-	return __kmutex_tsan_acquired_pos(x,
-			kmutex_wait_for_completion(x, intr, timeout));
+	if (__kmutex_likely(!hung_on()) ||
+	    __atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
+		return __kmutex_tsan_acquired_pos(x,
+				kmutex_wait_for_completion(x, intr, timeout));
+	/* A wait that may sleep: watched (hung.c). */
+	hung_begin(x, "completion", x->map.name, x->map.site, NULL, call, ip);
+	ret = kmutex_wait_for_completion(x, intr, timeout);
+	hung_end();
+	return __kmutex_tsan_acquired_pos(x, ret);
 }
 
 /**

@@ -82,12 +82,30 @@ struct held_lock {
 	bool read;			/* an rwsem held for reading */
 };
 
+/*
+ * The wait a thread is in, for the hung-task detector (hung.c): written
+ * by the thread, read by the monitor thread.  gen is 0 outside a wait,
+ * else the wait's number; the other fields are valid while it is.
+ */
+struct hung_wait {
+	uint64_t gen;			/* this thread's n-th wait; 0: none */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC */
+	uint64_t reported;		/* gen of the wait last reported */
+	const void *lock;		/* waited on */
+	const char *kind;		/* "mutex", "rwsem", ... */
+	const char *name, *site;	/* the lock's, as in a report */
+	const int *owner;		/* its owner tid field, or NULL */
+	const char *call;		/* the waiting call */
+	struct kmutex_stack stack;	/* at the start of the wait */
+};
+
 struct kmutex_thread {
 	int tid;
 	int depth;			/* entries in held[] */
 	int lost;			/* acquisitions past MAX_LOCK_DEPTH */
 	bool exiting;
 	struct held_lock held[MAX_LOCK_DEPTH];
+	struct hung_wait wait;		/* hung.c */
 	struct kmutex_thread *next, *prev;	/* all threads, lockdep_lock */
 };
 
@@ -110,6 +128,7 @@ struct held_lock *held_find(struct kmutex_thread *t,
 struct held_lock *held_push(struct kmutex_thread *t);
 void held_remove(struct kmutex_thread *t, struct held_lock *h);
 struct kmutex_thread *thread_by_tid(int tid);	/* lockdep_lock held */
+struct kmutex_thread *thread_next(struct kmutex_thread *t); /* same */
 void thread_name(int tid, char *buf, size_t size);
 bool overlaps(const void *a, size_t alen, const void *b, size_t blen);
 void report_freed(struct kmutex_thread *self, struct kmutex_thread *t,
@@ -165,7 +184,7 @@ void stack_warm_up(void);
 /* report.c: under lockdep_lock.  begin() is false if already reported. */
 enum report_kind {
 	R_RECURSIVE = 1, R_CIRCULAR, R_UNLOCK, R_WARN_ON, R_FREED,
-	R_STILL_HELD, R_SIGNAL, R_ASSERT,
+	R_STILL_HELD, R_SIGNAL, R_ASSERT, R_HUNG,
 };
 bool report_begin(enum report_kind kind, uint64_t what, const char *title);
 void report_end(void);
@@ -205,6 +224,24 @@ static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
 		__atomic_store_n(&t->depth, t->depth + 1, __ATOMIC_RELEASE);
 	}
 }
+
+/* hung.c: the hung-task detector (KMUTEX_DEBUG_HUNG). */
+extern bool hung_enabled;	/* set before main(), read-only then */
+void hung_begin(const void *lock, const char *kind, const char *name,
+		const char *site, const int *owner, const char *call,
+		const void *ip);
+void hung_end(void);
+static inline bool hung_on(void)
+{
+	return __kmutex_unlikely(__atomic_load_n(&hung_enabled,
+						 __ATOMIC_RELAXED));
+}
+
+/* hint.c: a semaphore used as a mutex. */
+struct semaphore;
+void hint_sem_init(struct semaphore *sem, int count);
+void hint_sem_down(struct semaphore *sem);
+void hint_sem_up(struct semaphore *sem);
 
 /* signal.c */
 extern __thread int lockdep_in_handler

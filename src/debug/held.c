@@ -208,6 +208,13 @@ struct kmutex_thread *thread_by_tid(int tid)
 	return NULL;
 }
 
+/* The thread after @t in the list (the first for NULL), or NULL. */
+struct kmutex_thread *thread_next(struct kmutex_thread *t)
+{
+	t = t ? t->next : threads.next;
+	return t == &threads ? NULL : t;
+}
+
 /* The newest entry of @map in @t's stack, or NULL. */
 struct held_lock *held_find(struct kmutex_thread *t,
 			    const struct kmutex_dep_map *map)

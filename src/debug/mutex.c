@@ -51,20 +51,37 @@ static void raw_unlock(struct mutex *lock, const char *call)
 	__kmutex_tsan_post_unlock(lock, 0);
 }
 
-static int raw_lock_untold(struct mutex *lock, int intr)
+static int raw_lock_slow(struct mutex *lock, int intr)
 {
-	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
-		return 0;
 	if (intr)
 		return kmutex_mutex_lock_interruptible_slowpath(lock);
 	kmutex_mutex_lock_slowpath(lock);
 	return 0;
 }
 
-static int raw_lock(struct mutex *lock, int intr)
+/* @call, @ip: the waiting call, for KMUTEX_DEBUG_HUNG (hung.c). */
+static int raw_lock_untold(struct mutex *lock, int intr, const char *call,
+			   const void *ip)
+{
+	int ret;
+
+	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
+		return 0;
+	if (__kmutex_likely(!call || !hung_on()))
+		return raw_lock_slow(lock, intr);
+	hung_begin(lock, "mutex", lock->dep_map.name, lock->dep_map.site,
+		   &lock->owner, call, ip);
+	ret = raw_lock_slow(lock, intr);
+	hung_end();
+	return ret;
+}
+
+static int raw_lock(struct mutex *lock, int intr, const char *call,
+		    const void *ip)
 {
 	__kmutex_tsan_pre_lock(lock, 0);
-	return __kmutex_tsan_locked(lock, 0, raw_lock_untold(lock, intr));
+	return __kmutex_tsan_locked(lock, 0,
+				    raw_lock_untold(lock, intr, call, ip));
 }
 
 static int raw_trylock(struct mutex *lock)
@@ -195,7 +212,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	int ret;
 
 	if (__kmutex_unlikely(lockdep_recursion))
-		return raw_lock(lock, intr);	/* a handler, in the checker */
+		return raw_lock(lock, intr, NULL, NULL); /* in the checker */
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
@@ -221,7 +238,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		validate_chain(t, &next, nest_lock);
 	}
 	STAT_CALLER(lock, ip);
-	ret = raw_lock(lock, intr);
+	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
 	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);

@@ -58,11 +58,33 @@ static unsigned int tsan_mode(int read)
 	return read ? __KMUTEX_TSAN_READ : 0;
 }
 
-static int raw_down(struct rw_semaphore *sem, int read, int intr)
+/*
+ * With KMUTEX_DEBUG_HUNG, a down that a trylock cannot do at once is
+ * watched (hung.c); @call, @ip name the waiting call (NULL: not watched).
+ */
+static int down_watched(struct rw_semaphore *sem, int read, int intr,
+			const char *call, const void *ip)
+{
+	int ret;
+
+	if (__kmutex_likely(!call || !hung_on()))
+		return __kmutex_rwsem_down(sem, read, intr);
+	if (__kmutex_rwsem_trylock(sem, read))
+		return 0;
+	hung_begin(sem, read ? "rwsem (read)" : "rwsem (write)",
+		   sem->dep_map.name, sem->dep_map.site,
+		   &sem->owner, call, ip);
+	ret = __kmutex_rwsem_down(sem, read, intr);
+	hung_end();
+	return ret;
+}
+
+static int raw_down(struct rw_semaphore *sem, int read, int intr,
+		    const char *call, const void *ip)
 {
 	__kmutex_tsan_pre_lock(sem, tsan_mode(read));
 	return __kmutex_tsan_locked(sem, tsan_mode(read),
-				    __kmutex_rwsem_down(sem, read, intr));
+				    down_watched(sem, read, intr, call, ip));
 }
 
 static bool raw_trylock(struct rw_semaphore *sem, int read)
@@ -195,7 +217,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 	int ret;
 
 	if (__kmutex_unlikely(lockdep_recursion))
-		return raw_down(sem, read, intr);
+		return raw_down(sem, read, intr, NULL, NULL);
 	t = lockdep_thread();
 	magic_ok(t, sem, call, ip);
 	prev = held_find(t, &sem->dep_map);
@@ -214,7 +236,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 		validate_chain(t, &next, NULL);
 	}
 	STAT_CALLER(sem, ip);
-	ret = raw_down(sem, read, intr);
+	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;
 	if (!read)

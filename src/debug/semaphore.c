@@ -35,6 +35,7 @@ check_magic(struct semaphore *sem, const char *call, const void *ip)
 			__kmutex_list_init(&sem->wait_list);
 		sem->map.name = call;
 		sem->map.site = "(never initialised)";
+		hint_sem_init(sem, -1);	/* its count is unknown */
 		__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
 		obj_report_uninit(t, sem, warn_magic, "semaphore",
 				  "DEFINE_SEMAPHORE or sema_init", call, ip);
@@ -67,6 +68,33 @@ static bool down_fast(struct semaphore *sem)
 	return false;
 }
 
+static int down_wait(struct semaphore *sem, int intr, int timed,
+		     long timeout)
+{
+	if (timed)
+		return kmutex_down_common_slowpath(sem, 0,
+						   timeout < 0 ? 0 : timeout);
+	if (intr)
+		return kmutex_down_common_slowpath(sem, 1, -1);
+	kmutex_down_slowpath(sem);
+	return 0;
+}
+
+/* The wait, watched with KMUTEX_DEBUG_HUNG (hung.c). */
+static int down_slow(struct semaphore *sem, int intr, int timed,
+		     long timeout, const char *call, const void *ip)
+{
+	int ret;
+
+	if (__kmutex_likely(!hung_on()))
+		return down_wait(sem, intr, timed, timeout);
+	hung_begin(sem, "semaphore", sem->map.name, sem->map.site, NULL,
+		   call, ip);
+	ret = down_wait(sem, intr, timed, timeout);
+	hung_end();
+	return ret;
+}
+
 /**
  * kmutex_debug_sema_init - sema_init()
  * @sem: the semaphore
@@ -82,6 +110,7 @@ KMUTEX_API void kmutex_debug_sema_init(struct semaphore *sem, int val,
 	__kmutex_list_init(&sem->wait_list);
 	sem->map.name = name;
 	sem->map.site = site;
+	hint_sem_init(sem, val);
 	__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
 }
 
@@ -100,20 +129,17 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 				     int timed, long timeout,
 				     const char *call)
 {
+	int ret = 0;
+
 	checks(sem, true, call, __builtin_return_address(0));
 	STAT_CALLER(sem, __builtin_return_address(0));
+	if (__kmutex_unlikely(!down_fast(sem)))
+		ret = down_slow(sem, intr, timed, timeout, call,
+				__builtin_return_address(0));
+	if (!ret)
+		hint_sem_down(sem);
 	/* Told to ThreadSanitizer as the production build tells it. */
-	if (__kmutex_likely(down_fast(sem)))
-		return __kmutex_tsan_acquired(sem, 0);
-	if (timed)
-		return __kmutex_tsan_acquired(sem,
-			kmutex_down_common_slowpath(sem, 0,
-						    timeout < 0 ? 0 : timeout));
-	if (intr)
-		return __kmutex_tsan_acquired(sem,
-			kmutex_down_common_slowpath(sem, 1, -1));
-	kmutex_down_slowpath(sem);
-	return __kmutex_tsan_acquired(sem, 0);
+	return __kmutex_tsan_acquired(sem, ret);
 }
 
 /**
@@ -129,6 +155,7 @@ KMUTEX_API int kmutex_debug_sem_trylock(struct semaphore *sem,
 	checks(sem, false, call, __builtin_return_address(0));
 	if (!down_fast(sem))
 		return 1;
+	hint_sem_down(sem);
 	__kmutex_tsan_acquire(sem);
 	return 0;
 }
@@ -143,6 +170,7 @@ KMUTEX_API void kmutex_debug_sem_up(struct semaphore *sem, const char *call)
 	int c;
 
 	checks(sem, false, call, __builtin_return_address(0));
+	hint_sem_up(sem);
 	__kmutex_tsan_release(sem);
 	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 	while (c >= 0 && c < INT_MAX)

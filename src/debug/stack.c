@@ -3,10 +3,11 @@
  * stack.c - backtraces for reports, with function names.
  *
  * backtrace() from <execinfo.h> walks the stack; dladdr1() names each
- * address from the dynamic symbol tables, so functions of the
- * executable are named only if it was linked with -rdynamic (which
- * kmutex-debug.pc adds) and static functions never are: for those the
- * module and offset are printed, for addr2line.
+ * address from the dynamic symbol tables (functions of the executable
+ * are there if it was linked with -rdynamic, which kmutex-debug.pc
+ * adds).  Static functions, and file:line, come from symbolize.c (libdw
+ * or the ELF .symtab); the module and offset are printed too, for
+ * addr2line.
  */
 #include "../api.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "symbolize.h"
 
 /*
  * The first backtrace() loads libgcc's unwinder (with malloc): do it at
@@ -49,10 +51,15 @@ void stack_save(struct kmutex_stack *s, const void *from_ip)
 		s->ip[s->n++] = ip[i];
 }
 
-/* "func+0x1c/0x40 (prog+0x1234)" for one address. */
+/*
+ * "func+0x1c/0x40 (prog+0x1234) at f.c:12" for one address: the name from
+ * the dynamic symbols, else from symbolize() (static functions), and
+ * file:line where symbolize() finds debug information.
+ */
 void ip_print(const void *ip)
 {
 	const ElfW(Sym) *sym = NULL;
+	struct sym_info si;
 	const char *mod;
 	Dl_info info;
 
@@ -66,13 +73,19 @@ void ip_print(const void *ip)
 	}
 	mod = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
 	mod = mod ? mod + 1 : info.dli_fname ? info.dli_fname : "?";
+	if (!symbolize(ip, &info, &si))
+		si.file = NULL;
 	if (info.dli_sname && info.dli_saddr)
 		rprintf("%s+0x%lx/0x%lx ", info.dli_sname,
 			(unsigned long)((const char *)ip -
 					(const char *)info.dli_saddr),
 			sym ? (unsigned long)sym->st_size : 0ul);
+	else if (si.name)
+		rprintf("%s+0x%lx/0x%lx ", si.name, si.offset, si.size);
 	rprintf("(%s+0x%lx)", mod, (unsigned long)((const char *)ip -
 					(const char *)info.dli_fbase));
+	if (si.file)
+		rprintf(" at %s:%d", si.file, si.line);
 }
 
 void stack_print(const struct kmutex_stack *s, const char *indent)
