@@ -236,7 +236,7 @@ debug_this_case(const struct debug_case *cases, size_t n)
 static inline void debug_expect_cases(const struct debug_case *cases,
 				      size_t n)
 {
-	char num[16];
+	char num[24];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
