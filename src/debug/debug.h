@@ -80,6 +80,12 @@ struct held_lock {
 	uint64_t chain_key;		/* of held[0..this] */
 	bool trylock;
 	bool read;			/* an rwsem held for reading */
+	/*
+	 * Taken with mutex_lock_nest_lock() right above a lock of its own
+	 * class: folded into that entry, as lockdep folds it (its chain key
+	 * is the entry's below, so the chain is the one without it).
+	 */
+	bool folded;
 };
 
 struct kmutex_thread {
@@ -155,6 +161,9 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 		    const struct kmutex_dep_map *nest_lock);
 void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		      struct held_lock *next);
+const struct kmutex_dep_map *nest_lock_check(struct kmutex_thread *t,
+					     struct held_lock *next,
+					     const struct kmutex_dep_map *nest);
 
 /* stack.c */
 void stack_save(struct kmutex_stack *s, const void *from_ip);
@@ -165,7 +174,7 @@ void stack_warm_up(void);
 /* report.c: under lockdep_lock.  begin() is false if already reported. */
 enum report_kind {
 	R_RECURSIVE = 1, R_CIRCULAR, R_UNLOCK, R_WARN_ON, R_FREED,
-	R_STILL_HELD, R_SIGNAL, R_ASSERT,
+	R_STILL_HELD, R_SIGNAL, R_ASSERT, R_NEST,
 };
 bool report_begin(enum report_kind kind, uint64_t what, const char *title);
 void report_end(void);
@@ -192,6 +201,7 @@ static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
 	h->class = class_get(map, subclass);
 	h->ip = ip;
 	h->call = call;
+	h->folded = false;
 	h->chain_key = chain_key_next(prev, h->class->id);
 }
 
