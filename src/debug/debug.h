@@ -165,6 +165,17 @@ const struct kmutex_dep_map *nest_lock_check(struct kmutex_thread *t,
 					     struct held_lock *next,
 					     const struct kmutex_dep_map *nest);
 
+/* ww.c: ww_mutexes in the order checks. */
+struct ww_mutex;
+struct ww_acquire_ctx;
+void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+		 const char *call, const void *ip);
+void ww_dep_locked(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+		   int ret, bool trylock, const char *call, const void *ip);
+void ww_dep_unlock(struct ww_mutex *lock);
+void ww_dep_ctx(struct ww_acquire_ctx *ctx, bool begin, const char *call,
+		const void *ip);
+
 /* stack.c */
 void stack_save(struct kmutex_stack *s, const void *from_ip);
 void stack_print(const struct kmutex_stack *s, const char *indent);
