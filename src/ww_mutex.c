@@ -426,9 +426,10 @@ KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
 /*
  * The debugging build's checks of the API's rules, as the kernel's
  * DEBUG_LOCKS_WARN_ON()s in kernel/locking/ww_mutex.h and
- * CONFIG_DEBUG_WW_MUTEX_SLOWPATH make them.  The ww_mutexes themselves
- * take no part in lockdep's order checks: a context may take them in
- * any order, that is the point.
+ * CONFIG_DEBUG_WW_MUTEX_SLOWPATH make them.  The order checks take
+ * ww_mutexes as lockdep does (src/debug/ww.c): a context may take those
+ * of its class in any order, that is the point, but every other order
+ * is checked.
  */
 #include <sys/syscall.h>
 
@@ -474,6 +475,8 @@ KMUTEX_API void kmutex_ww_debug_lock(struct ww_mutex *lock,
 {
 	const void *ip = __builtin_return_address(0);
 
+	if (!(flags & __KMUTEX_WW_TRY))
+		ww_dep_lock(lock, ctx, call, ip);
 	if (!ctx)
 		return;
 	if (ctx->done_acquire)
@@ -595,6 +598,7 @@ KMUTEX_API void kmutex_ww_debug_ctx(struct ww_acquire_ctx *ctx, int what,
 	if (what == 0) {
 		ctx->tid = ww_gettid();
 		ww_inject_start(ctx);
+		ww_dep_ctx(ctx, true, call, ip);
 		return;
 	}
 	if (what == 1 && ctx->done_acquire)
@@ -603,6 +607,27 @@ KMUTEX_API void kmutex_ww_debug_ctx(struct ww_acquire_ctx *ctx, int what,
 	if (what == 2 && ctx->acquired)
 		ww_warn("ctx->acquired", call, ip, "%lu ww_mutexes still held "
 			"in the context ending%.0lu", ctx->acquired, 0);
+	if (what == 2)
+		ww_dep_ctx(ctx, false, call, ip);
+}
+
+/**
+ * kmutex_ww_debug_locked - a ww_mutex lock call returned (debugging build)
+ * @lock: the ww_mutex
+ * @ctx: the context, or NULL
+ * @ret: what it returned: 0 with @lock held
+ * @flags: __KMUTEX_WW_TRY for ww_mutex_trylock()
+ *
+ * The lock joins the thread's held locks for the order checks.
+ */
+KMUTEX_API void kmutex_ww_debug_locked(struct ww_mutex *lock,
+				       struct ww_acquire_ctx *ctx, int ret,
+				       int flags)
+{
+	ww_dep_locked(lock, ctx, ret, flags & __KMUTEX_WW_TRY,
+		      flags & __KMUTEX_WW_TRY ? "ww_mutex_trylock" :
+		      flags & __KMUTEX_WW_SLOW ? "ww_mutex_lock_slow" :
+		      "ww_mutex_lock", __builtin_return_address(0));
 }
 
 /**
@@ -621,5 +646,6 @@ KMUTEX_API void kmutex_ww_debug_unlock(struct ww_mutex *lock,
 		ww_warn("lock->ctx->task != current", call, ip, "ww_mutex "
 			"held by context %p of thread %lu, unlocked by another "
 			"thread", (unsigned long)ctx, (unsigned long)ctx->tid);
+	ww_dep_unlock(lock);
 }
 #endif /* KMUTEX_DEBUG */

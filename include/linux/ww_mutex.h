@@ -89,6 +89,7 @@ struct ww_mutex {
 /* The library's side (src/ww_mutex.c). */
 #define __KMUTEX_WW_INTR	1	/* interruptible wait */
 #define __KMUTEX_WW_SLOW	2	/* ww_mutex_lock_slow*() */
+#define __KMUTEX_WW_TRY		4	/* ww_mutex_trylock() (debugging build) */
 unsigned long kmutex_ww_stamp(void);
 int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
 				  struct ww_acquire_ctx *ctx, int flags);
@@ -102,6 +103,8 @@ void kmutex_ww_debug_ctx(struct ww_acquire_ctx *ctx, int what,
 void kmutex_ww_debug_unlock(struct ww_mutex *lock, const char *call);
 int kmutex_ww_debug_inject(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 			   int ret);
+void kmutex_ww_debug_locked(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+			    int ret, int flags);
 #define __KMUTEX_WW_DEBUG(x)	x
 #else
 #define __KMUTEX_WW_DEBUG(x)	do { } while (0)
@@ -215,6 +218,7 @@ static inline int __kmutex_ww_lock(struct ww_mutex *lock,
 
 	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
 	ret = __kmutex_ww_lock_raw(lock, ctx, flags);
+	__KMUTEX_WW_DEBUG(kmutex_ww_debug_locked(lock, ctx, ret, flags));
 	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, ret == 0);
 	return ret;
 }
@@ -307,7 +311,8 @@ static inline int ww_mutex_trylock(struct ww_mutex *lock,
 				   struct ww_acquire_ctx *ctx)
 {
 	if (ctx)
-		__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx, 0,
+		__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx,
+						       __KMUTEX_WW_TRY,
 						       "ww_mutex_trylock"));
 	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
 	if (!__kmutex_mutex_trylock_fast(&lock->base)) {
@@ -321,6 +326,8 @@ static inline int ww_mutex_trylock(struct ww_mutex *lock,
 						      __ATOMIC_SEQ_CST) < 0))
 			kmutex_ww_mutex_fast_waiters(lock, ctx);
 	}
+	__KMUTEX_WW_DEBUG(kmutex_ww_debug_locked(lock, ctx, 0,
+						 __KMUTEX_WW_TRY));
 	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, true);
 	return 1;
 }

@@ -80,6 +80,12 @@ struct held_lock {
 	uint64_t chain_key;		/* of held[0..this] */
 	bool trylock;
 	bool read;			/* an rwsem held for reading */
+	/*
+	 * Taken with mutex_lock_nest_lock() right above a lock of its own
+	 * class: folded into that entry, as lockdep folds it (its chain key
+	 * is the entry's below, so the chain is the one without it).
+	 */
+	bool folded;
 };
 
 /*
@@ -174,6 +180,20 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 		    const struct kmutex_dep_map *nest_lock);
 void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		      struct held_lock *next);
+const struct kmutex_dep_map *nest_lock_check(struct kmutex_thread *t,
+					     struct held_lock *next,
+					     const struct kmutex_dep_map *nest);
+
+/* ww.c: ww_mutexes in the order checks. */
+struct ww_mutex;
+struct ww_acquire_ctx;
+void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+		 const char *call, const void *ip);
+void ww_dep_locked(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
+		   int ret, bool trylock, const char *call, const void *ip);
+void ww_dep_unlock(struct ww_mutex *lock);
+void ww_dep_ctx(struct ww_acquire_ctx *ctx, bool begin, const char *call,
+		const void *ip);
 
 /* stack.c */
 void stack_save(struct kmutex_stack *s, const void *from_ip);
@@ -184,7 +204,7 @@ void stack_warm_up(void);
 /* report.c: under lockdep_lock.  begin() is false if already reported. */
 enum report_kind {
 	R_RECURSIVE = 1, R_CIRCULAR, R_UNLOCK, R_WARN_ON, R_FREED,
-	R_STILL_HELD, R_SIGNAL, R_ASSERT, R_HUNG,
+	R_STILL_HELD, R_SIGNAL, R_ASSERT, R_HUNG, R_NEST,
 };
 bool report_begin(enum report_kind kind, uint64_t what, const char *title);
 void report_end(void);
@@ -211,6 +231,7 @@ static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
 	h->class = class_get(map, subclass);
 	h->ip = ip;
 	h->call = call;
+	h->folded = false;
 	h->chain_key = chain_key_next(prev, h->class->id);
 }
 

@@ -193,6 +193,63 @@ void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 	report_end();
 }
 
+/* lockdep's print_lock_nested_lock_not_held(), under lockdep_lock. */
+static void report_nest_not_held(struct kmutex_thread *t,
+				 struct held_lock *next,
+				 const struct kmutex_dep_map *nest)
+{
+	if (!report_begin(R_NEST, report_hash(next->class->id,
+					      (uintptr_t)nest->site),
+			  "WARNING: Nested lock was not taken"))
+		return;
+	report_thread(t->tid);
+	rprintf(" is trying to lock:\n  ");
+	report_lock(next->map, next->class);
+	report_call(next->call, next->ip, "  ");
+	rprintf("\n\nbut this thread is not holding its nest lock:\n  ");
+	report_lock(nest, NULL);
+	rprintf("\n\n");
+	report_held_locks(t);
+	report_backtrace(next->ip);
+	report_end();
+}
+
+/**
+ * nest_lock_check - what mutex_lock_nest_lock()'s outer lock does
+ * @t: the calling thread
+ * @next: the lock to be taken, filled in but not yet on the stack
+ * @nest: the nest lock the caller named
+ *
+ * As lockdep's __lock_acquire(): a nest lock the thread does not hold
+ * is reported ("Nested lock was not taken"), and the acquisition is
+ * then checked as a plain one.  Right above a lock of its own class,
+ * under the held nest lock, @next folds into that entry: the chain (and
+ * its key) is the one without it, so that the same nesting taken later
+ * without the nest lock is a new chain, checked and reported.
+ *
+ * Return: @nest if held (validate_chain() then adds no dependency for
+ * @next when a lock of its class is held), else NULL.
+ */
+const struct kmutex_dep_map *nest_lock_check(struct kmutex_thread *t,
+					     struct held_lock *next,
+					     const struct kmutex_dep_map *nest)
+{
+	struct held_lock *top;
+
+	if (!held_find(t, nest)) {
+		lockdep_lock_acquire();
+		report_nest_not_held(t, next, nest);
+		lockdep_lock_release();
+		return NULL;
+	}
+	top = &t->held[t->depth - 1];
+	if (top->class == next->class) {
+		next->folded = true;
+		next->chain_key = top->chain_key;
+	}
+	return nest;
+}
+
 /* Print the dependency @d (first made earlier) as link #@n of a chain. */
 static void print_dep(struct lock_dep *d, int n)
 {
@@ -281,7 +338,7 @@ static void report_circular(struct kmutex_thread *t, struct held_lock *prev,
  * validate_chain - check taking @next with the thread's held locks
  * @t: the calling thread
  * @next: the lock to be taken, filled in but not yet on the stack
- * @nest_lock: mutex_lock_nest_lock()'s outer lock, or NULL
+ * @nest_lock: mutex_lock_nest_lock()'s outer lock if held, or NULL
  *
  * Called for a chain key not in the cache, before the thread blocks (so
  * that a deadlock is reported rather than entered).  Reports recursion
@@ -298,6 +355,14 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 	lockdep_lock_acquire();
 	if (lockdep_off)
 		goto out;
+	/*
+	 * A lock of its class is held, and so is the nest lock that orders
+	 * the instances of that class: the new lock adds no dependency (it
+	 * has the held one's), as lockdep's check_deadlock() returning 2.
+	 */
+	for (i = 0; nest_lock && i < t->depth; i++)
+		if (t->held[i].class == next->class)
+			goto cache;
 	for (i = 0; i < t->depth; i++) {
 		struct held_lock *prev = &t->held[i];
 		struct lock_dep *d;
@@ -305,9 +370,6 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 		if (prev->class->novalidate)
 			continue;
 		if (prev->class == next->class) {
-			/* Instances of one class under their nest lock. */
-			if (nest_lock && held_find(t, nest_lock))
-				continue;
 			report_recursive(t, prev, next);
 			continue;
 		}
@@ -343,6 +405,7 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 		if (!dep_add(d))
 			free(d);
 	}
+cache:
 	chain_add(next->chain_key);
 out:
 	lockdep_lock_release();

@@ -249,9 +249,15 @@ void held_remove(struct kmutex_thread *t, struct held_lock *h)
 	uint64_t key = i ? t->held[i - 1].chain_key : 0;
 
 	for (; i + 1 < t->depth; i++) {
-		t->held[i] = t->held[i + 1];
-		key = chain_key_next(key, t->held[i].class->id);
-		t->held[i].chain_key = key;
+		struct held_lock *n = &t->held[i];
+
+		*n = t->held[i + 1];
+		/* A folded entry stays folded only on one of its class. */
+		if (!n->folded || !i || n[-1].class != n->class) {
+			n->folded = false;
+			key = chain_key_next(key, n->class->id);
+		}
+		n->chain_key = key;
 	}
 	__atomic_store_n(&t->depth, t->depth - 1, __ATOMIC_RELEASE);
 }

@@ -230,6 +230,8 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		prev = NULL;
 		mutex_held_fill(t, &next, lock, subclass, call, ip, false);
 	}
+	if (__kmutex_unlikely(nest_lock != NULL))
+		nest_lock = nest_lock_check(t, &next, nest_lock);
 	if (__kmutex_unlikely(prev != NULL)) {
 		lockdep_lock_acquire();
 		report_recursive(t, prev, &next);

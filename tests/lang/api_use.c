@@ -25,6 +25,47 @@ static DECLARE_COMPLETION(started);
 DEFINE_STATIC_PERCPU_RWSEM(prw);
 static long counter;
 
+/* A program's own lock type, annotated for lockdep (lockdep_map). */
+struct own_lock {
+	int locked;
+	struct lockdep_map dep_map;
+};
+static struct lock_class_key own_key;
+static struct lockdep_map fake_map = STATIC_LOCKDEP_MAP_INIT("fake", &own_key);
+
+static void own_lock_use(void)
+{
+	struct own_lock o;
+	struct {
+		int x;
+	} plain = { 0 };
+
+	o.locked = 0;
+	lockdep_init_map(&o.dep_map, "o", &own_key, 0);
+	lock_acquire(&o.dep_map, 0, 0, 0, 1, NULL,
+		     (unsigned long)__builtin_return_address(0));
+	lock_contended(&o.dep_map, 0);
+	lock_acquired(&o.dep_map, 0);
+	lockdep_assert_held(&o);
+	lockdep_assert_held_once(&o);
+	lockdep_assert_held_write(&o.dep_map);
+	lockdep_assert_held(&plain);
+	if (!lockdep_is_held(&o))
+		plain.x = 1;
+	lock_release(&o.dep_map, 0);
+	lockdep_assert_not_held(&o);
+	lockdep_set_class(&plain, &own_key);
+	lockdep_set_novalidate_class(&plain);
+	lock_map_acquire_read(&fake_map);
+	lock_map_release(&fake_map);
+	lock_map_acquire(&fake_map);
+	lock_map_release(&fake_map);
+	mutex_lock(&lock);
+	lockdep_assert_held(&lock);
+	mutex_unlock(&lock);
+	(void)plain.x;
+}
+
 static void *worker(void *arg)
 {
 	int i;
@@ -95,6 +136,7 @@ int main(void)
 		percpu_up_read(&p);
 		percpu_free_rwsem(&p);
 	}
+	own_lock_use();
 	mutex_destroy(&m);
 	printf("ok\n");
 	return 0;
