@@ -314,7 +314,7 @@ static void test_stress(void)
 /* While one waiter sleeps on an empty semaphore: count -1. */
 static void check_queued(void *sem)
 {
-	CHECK_EQ(((struct semaphore *)sem)->count, -1);
+	CHECK_EQ(count_now(sem), -1);
 }
 
 /*
