@@ -26,10 +26,29 @@
 #define SLOTS	2	/* producer/consumer buffer */
 
 static uint64_t end_ns;
+static double run_seconds;
 
 static bool running(void)
 {
-	return test_now_ns() < end_ns;
+	return test_now_ns() < __atomic_load_n(&end_ns, __ATOMIC_RELAXED);
+}
+
+/*
+ * A run lasts @seconds (scaled) from start_clock(), called once all its
+ * threads are created: on one CPU under TSan, whose pthread_create()
+ * waits for the new thread to run, the last ones started a whole short
+ * run after the first, and never got a turn.
+ */
+static void hold_clock(double seconds)
+{
+	run_seconds = seconds;
+	__atomic_store_n(&end_ns, UINT64_MAX, __ATOMIC_RELAXED);
+}
+
+static void start_clock(void)
+{
+	__atomic_store_n(&end_ns, test_now_ns() +
+			 test_duration_ns(run_seconds), __ATOMIC_RELAXED);
 }
 
 /* Producer/consumer over two semaphores: "empty" slots, "full" slots. */
@@ -106,7 +125,7 @@ static void test_producer_consumer(double seconds)
 		sema_init(&pc[i].empty, i ? SLOTS : 1);
 		sema_init(&pc[i].full, 0);
 	}
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	hold_clock(seconds);
 	fam_monitor_start(&m, "producer/consumer over semaphores",
 			  pc_progress, NULL);
 	for (i = 0; i < PAIRS; i++) {
@@ -114,6 +133,7 @@ static void test_producer_consumer(double seconds)
 		CHECK(pthread_create(&t[2 * i + 1], NULL, consumer,
 				     &pc[i]) == 0);
 	}
+	start_clock();
 	for (i = 0; i < 2 * PAIRS; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	fam_monitor_stop(&m);
@@ -217,7 +237,7 @@ static void test_ping_pong(double seconds)
 		init_completion(&pp[i].ping);
 		init_completion(&pp[i].pong);
 	}
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	hold_clock(seconds);
 	fam_monitor_start(&m, "ping-pong over completions", pp_progress,
 			  NULL);
 	for (i = 0; i < PAIRS; i++) {
@@ -225,6 +245,7 @@ static void test_ping_pong(double seconds)
 		CHECK(pthread_create(&t[2 * i + 1], NULL, ponger,
 				     &pp[i]) == 0);
 	}
+	start_clock();
 	for (i = 0; i < 2 * PAIRS; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	fam_monitor_stop(&m);
@@ -256,6 +277,7 @@ static void storm_run(int n, void *(*fn)(void *), void *arg, size_t size,
 	for (i = 0; i < n; i++)
 		CHECK(pthread_create(&t[i], NULL, fn,
 				     (char *)arg + i * size) == 0);
+	start_clock();
 	fam_storm_start(&s, t, n);
 	while (running())
 		test_sleep_ms(10);
@@ -350,7 +372,7 @@ static void test_semaphore_storm(double seconds)
 	memset(sem_w, 0, sizeof(sem_w));
 	for (i = 0; i < STORM_THREADS; i++)
 		sem_w[i].rnd = 100 + i;
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	hold_clock(seconds);
 	storm_run(STORM_THREADS, sem_storm_thread, sem_w, sizeof(sem_w[0]),
 		  "semaphore storm", sem_progress);
 	for (i = 0; i < STORM_THREADS; i++) {
@@ -490,7 +512,7 @@ static void test_rwsem_storm(double seconds)
 		rw_w[i].writer = i >= RW_READERS;
 		rw_w[i].rnd = 200 + i;
 	}
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	hold_clock(seconds);
 	storm_run(STORM_THREADS, rw_storm_thread, rw_w, sizeof(rw_w[0]),
 		  "rwsem storm", rw_progress);
 	for (i = 0; i < STORM_THREADS; i++) {
@@ -639,7 +661,7 @@ static void test_completion_storm(double seconds)
 	memset(cs_w, 0, sizeof(cs_w));
 	for (i = 0; i < STORM_THREADS; i++)
 		cs_w[i].rnd = 300 + i;
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	hold_clock(seconds);
 	/* Waiters in a plain wait leave only once completed. */
 	CHECK(pthread_create(&releaser, NULL, cs_releaser, &extra) == 0);
 	storm_run(STORM_THREADS, cs_storm_thread, cs_w, sizeof(cs_w[0]),
