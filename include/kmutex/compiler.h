@@ -28,6 +28,13 @@
 #define __KMUTEX_NULL		((void *)0)
 #endif
 
+/*
+ * The inline API (mutex_lock(), down_read(), ...) is inlined even at -O0,
+ * so that the slow paths' return address is the program's call site,
+ * which lock statistics report (docs/lock_stat.md), in debug builds too.
+ */
+#define __kmutex_inline		inline __attribute__((__always_inline__))
+
 #define __kmutex_likely(x)	__builtin_expect(!!(x), 1)
 #define __kmutex_unlikely(x)	__builtin_expect(!!(x), 0)
 

@@ -52,7 +52,7 @@ void kmutex_rwsem_wake(struct rw_semaphore *sem, int op);
  * fails on a writer, on waiters or on too many readers (it then carries
  * its bias into the slow path); a writer is CAS 0 -> WRITER_LOCKED.
  */
-static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
+static __kmutex_inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
 				      int intr)
 {
 	int c = 0;
@@ -78,7 +78,7 @@ static inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int read,
  * Take @sem for reading or writing only if that needs no wait.  A read
  * fails also when RWSEM_READERS_MAX readers hold it already.
  */
-static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
+static __kmutex_inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
 					  int read)
 {
 	/* RELAXED: only the CAS's first guess; the CAS acquires. */
@@ -104,7 +104,7 @@ static inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
  * left (waiters), a writer whose CAS back to 0 fails, or misuse, go to
  * kmutex_rwsem_wake().
  */
-static inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
+static __kmutex_inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
 {
 	int c = RWSEM_WRITER_LOCKED;
 
@@ -124,7 +124,7 @@ static inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read)
 }
 
 /* The write lock becomes a read lock; waiting readers may join. */
-static inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
+static __kmutex_inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
 {
 	/* RELEASE: readers let in now see the writer's critical section. */
 	int c = __atomic_add_fetch(&sem->count,

@@ -60,7 +60,7 @@ void kmutex_completion_done_sync(struct completion *x);
  * init_completion - initialise a completion at run time
  * @x: the completion; not done, nobody waiting
  */
-static inline void init_completion(struct completion *x)
+static __kmutex_inline void init_completion(struct completion *x)
 {
 	x->done = 0;
 	x->wait_lock = 0;
@@ -73,7 +73,7 @@ static inline void init_completion(struct completion *x)
  *
  * Forgets earlier complete() and complete_all() calls.
  */
-static inline void reinit_completion(struct completion *x)
+static __kmutex_inline void reinit_completion(struct completion *x)
 {
 	/* RELAXED: as in the kernel, no complete() or waiter may race it. */
 	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
@@ -86,7 +86,7 @@ static inline void reinit_completion(struct completion *x)
  * Consumes one complete() (none after complete_all()).  Signals do not
  * end the wait.
  */
-static inline void wait_for_completion(struct completion *x)
+static __kmutex_inline void wait_for_completion(struct completion *x)
 {
 	kmutex_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT);
 	__kmutex_tsan_acquire(x);
@@ -103,7 +103,7 @@ static inline void wait_for_completion(struct completion *x)
  * to sleep may not be seen: it then sleeps until the completion comes or
  * another handler runs during the sleep (wait_for_completion(3), BUGS).
  */
-static inline int wait_for_completion_interruptible(struct completion *x)
+static __kmutex_inline int wait_for_completion_interruptible(struct completion *x)
 {
 	long r = kmutex_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT);
 
@@ -116,7 +116,7 @@ static inline int wait_for_completion_interruptible(struct completion *x)
  *
  * Return: 0 or -EINTR.
  */
-static inline int wait_for_completion_killable(struct completion *x)
+static __kmutex_inline int wait_for_completion_killable(struct completion *x)
 {
 	return wait_for_completion_interruptible(x);
 }
@@ -128,7 +128,7 @@ static inline int wait_for_completion_killable(struct completion *x)
  *
  * Return: 0 if it timed out, else the jiffies left (at least 1).
  */
-static inline unsigned long wait_for_completion_timeout(struct completion *x,
+static __kmutex_inline unsigned long wait_for_completion_timeout(struct completion *x,
 							unsigned long timeout)
 {
 	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
@@ -149,7 +149,7 @@ static inline unsigned long wait_for_completion_timeout(struct completion *x,
  * handler just before the sleep applies), 0 if it timed out, else the
  * jiffies left (at least 1).
  */
-static inline long
+static __kmutex_inline long
 wait_for_completion_interruptible_timeout(struct completion *x,
 					  unsigned long timeout)
 {
@@ -166,7 +166,7 @@ wait_for_completion_interruptible_timeout(struct completion *x,
  * Return: true if it was done (and one complete() is consumed), false
  * if waiting would have been needed.  Never sleeps.
  */
-static inline bool try_wait_for_completion(struct completion *x)
+static __kmutex_inline bool try_wait_for_completion(struct completion *x)
 {
 	/* ACQUIRE pairs with complete()'s RELEASE (src/completion.c). */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
@@ -180,7 +180,7 @@ static inline bool try_wait_for_completion(struct completion *x)
  *
  * Return: true if a wait would not sleep now.  Changes nothing.
  */
-static inline bool completion_done(struct completion *x)
+static __kmutex_inline bool completion_done(struct completion *x)
 {
 	/* ACQUIRE: "done" means the completer's writes are visible. */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
@@ -195,7 +195,7 @@ static inline bool completion_done(struct completion *x)
  * complete - complete once: wake one waiter, or let the next wait pass
  * @x: the completion
  */
-static inline void complete(struct completion *x)
+static __kmutex_inline void complete(struct completion *x)
 {
 	__kmutex_tsan_release(x);
 	kmutex_complete(x, 0);
@@ -206,7 +206,7 @@ static inline void complete(struct completion *x)
  *	later wait pass until reinit_completion()
  * @x: the completion
  */
-static inline void complete_all(struct completion *x)
+static __kmutex_inline void complete_all(struct completion *x)
 {
 	__kmutex_tsan_release(x);
 	kmutex_complete(x, 1);

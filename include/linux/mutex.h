@@ -70,17 +70,17 @@ void kmutex_mutex_unlock_slowpath(struct mutex *lock, const char *site);
  * analysis cannot follow.  _interruptible and _killable hold the lock
  * when they return 0.
  */
-static inline void mutex_lock(struct mutex *lock)
+static __kmutex_inline void mutex_lock(struct mutex *lock)
 	__kmutex_acquires(lock) __kmutex_no_analysis;
-static inline int mutex_lock_interruptible(struct mutex *lock)
+static __kmutex_inline int mutex_lock_interruptible(struct mutex *lock)
 	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
-static inline int mutex_lock_killable(struct mutex *lock)
+static __kmutex_inline int mutex_lock_killable(struct mutex *lock)
 	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
-static inline int mutex_trylock(struct mutex *lock)
+static __kmutex_inline int mutex_trylock(struct mutex *lock)
 	__kmutex_cond_acquires(1, lock) __kmutex_no_analysis;
-static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
+static __kmutex_inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
 	__kmutex_releases(lock) __kmutex_no_analysis;
-static inline void mutex_unlock(struct mutex *lock)
+static __kmutex_inline void mutex_unlock(struct mutex *lock)
 	__kmutex_releases(lock) __kmutex_no_analysis;
 
 /**
@@ -90,7 +90,7 @@ static inline void mutex_unlock(struct mutex *lock)
  * Leaves @lock unlocked with no waiters.  Must not be called on a mutex
  * that is held or has waiters.
  */
-static inline void mutex_init(struct mutex *lock)
+static __kmutex_inline void mutex_init(struct mutex *lock)
 {
 	lock->count = 1;
 	lock->wait_lock = 0;
@@ -106,7 +106,7 @@ static inline void mutex_init(struct mutex *lock)
  * Production build: does nothing (as in the kernel); the debugging build
  * reports any later use and a destroy of a held mutex.
  */
-static inline void mutex_destroy(struct mutex *lock)
+static __kmutex_inline void mutex_destroy(struct mutex *lock)
 {
 	__kmutex_tsan_destroy(lock);
 }
@@ -117,7 +117,7 @@ static inline void mutex_destroy(struct mutex *lock)
  * CAS, or the store in kmutex_mutex_unlock_slowpath(); the failure
  * order is RELAXED: a failed attempt takes nothing.
  */
-static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
+static __kmutex_inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 {
 	int unlocked = 1;
 
@@ -132,7 +132,7 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
  * Signals that arrive while waiting run their handlers and the wait goes
  * on.  A mutex does not nest: locking one the thread holds deadlocks.
  */
-static inline void mutex_lock(struct mutex *lock)
+static __kmutex_inline void mutex_lock(struct mutex *lock)
 {
 	__kmutex_tsan_pre_lock(lock, 0);
 	if (__kmutex_unlikely(!__kmutex_mutex_trylock_fast(lock)))
@@ -151,7 +151,7 @@ static inline void mutex_lock(struct mutex *lock)
  * to sleep may not be seen: it then sleeps until the lock comes or another
  * handler runs during the sleep (mutex_lock(3), BUGS).
  */
-static inline int mutex_lock_interruptible(struct mutex *lock)
+static __kmutex_inline int mutex_lock_interruptible(struct mutex *lock)
 {
 	__kmutex_tsan_pre_lock(lock, 0);
 	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
@@ -167,7 +167,7 @@ static inline int mutex_lock_interruptible(struct mutex *lock)
  * Userspace has no fatal signal that returns, so this is
  * mutex_lock_interruptible().  Return: 0 or -EINTR.
  */
-static inline int mutex_lock_killable(struct mutex *lock)
+static __kmutex_inline int mutex_lock_killable(struct mutex *lock)
 {
 	return mutex_lock_interruptible(lock);
 }
@@ -179,7 +179,7 @@ static inline int mutex_lock_killable(struct mutex *lock)
  * Return: 1 if acquired, 0 if it was held.  (The opposite convention of
  * down_trylock(), as in the kernel.)
  */
-static inline int mutex_trylock(struct mutex *lock)
+static __kmutex_inline int mutex_trylock(struct mutex *lock)
 {
 	bool ok;
 
@@ -195,7 +195,7 @@ static inline int mutex_trylock(struct mutex *lock)
  * count (__kmutex_mutex_trylock_fast(), mutex_lock_common()); a failed
  * CAS publishes nothing (RELAXED): the slow path releases for it.
  */
-static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
+static __kmutex_inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
 {
 	int locked = 0;
 
@@ -214,7 +214,7 @@ static inline void __kmutex_mutex_unlock(struct mutex *lock, const char *site)
  * would let later lockers in together, so it aborts the program with a
  * message that names the lock and the call site.
  */
-static inline void mutex_unlock(struct mutex *lock)
+static __kmutex_inline void mutex_unlock(struct mutex *lock)
 {
 	__kmutex_mutex_unlock(lock, "mutex_unlock");
 }
@@ -228,7 +228,7 @@ static inline void mutex_unlock(struct mutex *lock)
  * Return: true if some thread holds it.  Changes nothing; the answer may
  * be stale by the time the caller looks at it.
  */
-static inline bool mutex_is_locked(struct mutex *lock)
+static __kmutex_inline bool mutex_is_locked(struct mutex *lock)
 {
 	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return __atomic_load_n(&lock->count, __ATOMIC_RELAXED) != 1;
@@ -238,10 +238,10 @@ static inline bool mutex_is_locked(struct mutex *lock)
  * A function, not a comma expression: clang's analysis sees that the
  * lock is held when the value tested is the call's own.
  */
-static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+static __kmutex_inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
 						  unsigned int subclass)
 	__kmutex_cond_acquires(0, lock) __kmutex_no_analysis;
-static inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
+static __kmutex_inline int __kmutex_mutex_lock_intr_nested(struct mutex *lock,
 						  unsigned int subclass)
 {
 	(void)subclass;

@@ -100,7 +100,7 @@ void kmutex_percpu_up_write(struct percpu_rw_semaphore *sem)
  *
  * Also safe on a statically defined semaphore and twice in a row.
  */
-static inline void percpu_free_rwsem(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_free_rwsem(struct percpu_rw_semaphore *sem)
 {
 	kmutex_percpu_free_rwsem(sem);
 }
@@ -114,9 +114,9 @@ static inline void percpu_free_rwsem(struct percpu_rw_semaphore *sem)
  * it: sleeps until the writer is done.  Readers nest, but a reader that
  * takes it again while a writer waits deadlocks, as in the kernel.
  */
-static inline void percpu_down_read(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_down_read(struct percpu_rw_semaphore *sem)
 	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
-static inline void percpu_down_read(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_down_read(struct percpu_rw_semaphore *sem)
 {
 	kmutex_percpu_down_read(sem);
 }
@@ -127,9 +127,9 @@ static inline void percpu_down_read(struct percpu_rw_semaphore *sem)
  *
  * Return: 1 if taken, 0 if a writer holds it or is draining its readers.
  */
-static inline int percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
+static __kmutex_inline int percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
 	__kmutex_cond_acquires_shared(1, sem) __kmutex_no_analysis;
-static inline int percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
+static __kmutex_inline int percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
 {
 	return kmutex_percpu_down_read_trylock(sem);
 }
@@ -142,9 +142,9 @@ static inline int percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
  * sum of the counters means anything).  Wakes a writer waiting for the
  * readers to drain.
  */
-static inline void percpu_up_read(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_up_read(struct percpu_rw_semaphore *sem)
 	__kmutex_releases_shared(sem) __kmutex_no_analysis;
-static inline void percpu_up_read(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_up_read(struct percpu_rw_semaphore *sem)
 {
 	kmutex_percpu_up_read(sem);
 }
@@ -157,9 +157,9 @@ static inline void percpu_up_read(struct percpu_rw_semaphore *sem)
  * readers to the slow path and sleeps until the readers inside have
  * left.  Readers that arrive later wait: the writer is not starved.
  */
-static inline void percpu_down_write(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_down_write(struct percpu_rw_semaphore *sem)
 	__kmutex_acquires(sem) __kmutex_no_analysis;
-static inline void percpu_down_write(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_down_write(struct percpu_rw_semaphore *sem)
 {
 	kmutex_percpu_down_write(sem);
 }
@@ -168,9 +168,9 @@ static inline void percpu_down_write(struct percpu_rw_semaphore *sem)
  * percpu_up_write - release a percpu rwsem held for writing
  * @sem: the semaphore, held for writing by the caller
  */
-static inline void percpu_up_write(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_up_write(struct percpu_rw_semaphore *sem)
 	__kmutex_releases(sem) __kmutex_no_analysis;
-static inline void percpu_up_write(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void percpu_up_write(struct percpu_rw_semaphore *sem)
 {
 	kmutex_percpu_up_write(sem);
 }
@@ -184,9 +184,9 @@ static inline void percpu_up_write(struct percpu_rw_semaphore *sem)
  * neither build can check it.  Under clang -Wthread-safety the caller
  * is taken to hold @sem from there on (shared).
  */
-static inline void __kmutex_percpu_assert_held(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void __kmutex_percpu_assert_held(struct percpu_rw_semaphore *sem)
 	__kmutex_asserts_shared(sem);
-static inline void __kmutex_percpu_assert_held(struct percpu_rw_semaphore *sem)
+static __kmutex_inline void __kmutex_percpu_assert_held(struct percpu_rw_semaphore *sem)
 {
 	(void)sem;
 }

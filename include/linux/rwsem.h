@@ -86,25 +86,25 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
  * forms that return 0 or -EINTR hold it when they return 0.  The bodies
  * are the lock itself, which the analysis cannot follow.
  */
-static inline void down_read(struct rw_semaphore *sem)
+static __kmutex_inline void down_read(struct rw_semaphore *sem)
 	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
-static inline int down_read_interruptible(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_interruptible(struct rw_semaphore *sem)
 	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
-static inline int down_read_killable(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_killable(struct rw_semaphore *sem)
 	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
-static inline int down_read_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_trylock(struct rw_semaphore *sem)
 	__kmutex_cond_acquires_shared(1, sem) __kmutex_no_analysis;
-static inline void up_read(struct rw_semaphore *sem)
+static __kmutex_inline void up_read(struct rw_semaphore *sem)
 	__kmutex_releases_shared(sem) __kmutex_no_analysis;
-static inline void down_write(struct rw_semaphore *sem)
+static __kmutex_inline void down_write(struct rw_semaphore *sem)
 	__kmutex_acquires(sem) __kmutex_no_analysis;
-static inline int down_write_killable(struct rw_semaphore *sem)
+static __kmutex_inline int down_write_killable(struct rw_semaphore *sem)
 	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
-static inline int down_write_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int down_write_trylock(struct rw_semaphore *sem)
 	__kmutex_cond_acquires(1, sem) __kmutex_no_analysis;
-static inline void up_write(struct rw_semaphore *sem)
+static __kmutex_inline void up_write(struct rw_semaphore *sem)
 	__kmutex_releases(sem) __kmutex_no_analysis;
-static inline void downgrade_write(struct rw_semaphore *sem)
+static __kmutex_inline void downgrade_write(struct rw_semaphore *sem)
 	__kmutex_releases(sem) __kmutex_acquires_shared(sem)
 	__kmutex_no_analysis;
 
@@ -112,7 +112,7 @@ static inline void downgrade_write(struct rw_semaphore *sem)
  * init_rwsem - initialise a rwsem at run time
  * @sem: the rwsem; unlocked, nobody waiting
  */
-static inline void init_rwsem(struct rw_semaphore *sem)
+static __kmutex_inline void init_rwsem(struct rw_semaphore *sem)
 {
 	sem->count = 0;
 	sem->wait_lock = 0;
@@ -130,7 +130,7 @@ static inline void init_rwsem(struct rw_semaphore *sem)
  * one more aborts the program, saying so); none while a writer holds
  * it, and a new reader queues behind any waiting writer.
  */
-static inline void down_read(struct rw_semaphore *sem)
+static __kmutex_inline void down_read(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	__kmutex_rwsem_down(sem, 1, 0);
@@ -148,7 +148,7 @@ static inline void down_read(struct rw_semaphore *sem)
  * to sleep may not be seen: it then sleeps until the lock comes or another
  * handler runs during the sleep (down_read(3), BUGS).
  */
-static inline int down_read_interruptible(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_interruptible(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ,
@@ -161,7 +161,7 @@ static inline int down_read_interruptible(struct rw_semaphore *sem)
  *
  * Return: 0 or -EINTR.
  */
-static inline int down_read_killable(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_killable(struct rw_semaphore *sem)
 {
 	return down_read_interruptible(sem);
 }
@@ -173,7 +173,7 @@ static inline int down_read_killable(struct rw_semaphore *sem)
  * Return: 1 if a read lock was taken, 0 if not (also when
  * RWSEM_READERS_MAX readers hold it).  Never sleeps.
  */
-static inline int down_read_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int down_read_trylock(struct rw_semaphore *sem)
 {
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
 
@@ -188,7 +188,7 @@ static inline int down_read_trylock(struct rw_semaphore *sem)
  * The last reader out, when someone waits, goes to the slow path to let
  * the first waiter (a writer) in.
  */
-static inline void up_read(struct rw_semaphore *sem)
+static __kmutex_inline void up_read(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
 	__kmutex_rwsem_up(sem, 1);
@@ -199,7 +199,7 @@ static inline void up_read(struct rw_semaphore *sem)
  * down_write - take a rwsem for writing, waiting as long as it takes
  * @sem: the rwsem
  */
-static inline void down_write(struct rw_semaphore *sem)
+static __kmutex_inline void down_write(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, 0);
 	__kmutex_rwsem_down(sem, 0, 0);
@@ -217,7 +217,7 @@ static inline void down_write(struct rw_semaphore *sem)
  * to sleep may not be seen: it then sleeps until the lock comes or another
  * handler runs during the sleep (down_read(3), BUGS).
  */
-static inline int down_write_killable(struct rw_semaphore *sem)
+static __kmutex_inline int down_write_killable(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_lock(sem, 0);
 	return __kmutex_tsan_locked(sem, 0, __kmutex_rwsem_down(sem, 0, 1));
@@ -229,7 +229,7 @@ static inline int down_write_killable(struct rw_semaphore *sem)
  *
  * Return: 1 if the write lock was taken, 0 if not.  Never sleeps.
  */
-static inline int down_write_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int down_write_trylock(struct rw_semaphore *sem)
 {
 	bool ok;
 
@@ -247,7 +247,7 @@ static inline int down_write_trylock(struct rw_semaphore *sem)
  * readers up to the first waiting writer.  Releasing a rwsem that is not
  * write-locked aborts with a message.
  */
-static inline void up_write(struct rw_semaphore *sem)
+static __kmutex_inline void up_write(struct rw_semaphore *sem)
 {
 	__kmutex_tsan_pre_unlock(sem, 0);
 	__kmutex_rwsem_up(sem, 0);
@@ -260,7 +260,7 @@ static inline void up_write(struct rw_semaphore *sem)
  *
  * Readers waiting at the head of the queue join it at once.
  */
-static inline void downgrade_write(struct rw_semaphore *sem)
+static __kmutex_inline void downgrade_write(struct rw_semaphore *sem)
 {
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
 
@@ -282,7 +282,7 @@ static inline void downgrade_write(struct rw_semaphore *sem)
  * Return: true if held.  Changes nothing; a reader passing through a
  * failed fast path may make it answer true for an instant.
  */
-static inline int rwsem_is_locked(struct rw_semaphore *sem)
+static __kmutex_inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
 	/* RELAXED: a snapshot that orders nothing, as the kernel's. */
 	return (__atomic_load_n(&sem->count, __ATOMIC_RELAXED) &
@@ -304,10 +304,10 @@ static inline int rwsem_is_locked(struct rw_semaphore *sem)
 	__kmutex_down_write_killable_nested((sem), (subclass))
 
 /* A function, for clang's analysis: see mutex_lock_interruptible_nested. */
-static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+static __kmutex_inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
 						      unsigned int subclass)
 	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
-static inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
+static __kmutex_inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
 						      unsigned int subclass)
 {
 	(void)subclass;

@@ -73,7 +73,7 @@ void kmutex_up_slowpath(struct semaphore *sem);
  * @sem: the semaphore
  * @val: its initial count, 0 to INT_MAX
  */
-static inline void sema_init(struct semaphore *sem, int val)
+static __kmutex_inline void sema_init(struct semaphore *sem, int val)
 {
 	sem->count = val;
 	sem->wait_lock = 0;
@@ -81,7 +81,7 @@ static inline void sema_init(struct semaphore *sem, int val)
 }
 
 /* Take a unit if one is free, without waiting: count n > 0 -> n - 1. */
-static inline bool __kmutex_down_fast(struct semaphore *sem)
+static __kmutex_inline bool __kmutex_down_fast(struct semaphore *sem)
 {
 	/* RELAXED guess; the CAS's ACQUIRE pairs with up()'s RELEASE. */
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
@@ -98,7 +98,7 @@ static inline bool __kmutex_down_fast(struct semaphore *sem)
  * down - take a unit of the semaphore, waiting as long as it takes
  * @sem: the semaphore
  */
-static inline void down(struct semaphore *sem)
+static __kmutex_inline void down(struct semaphore *sem)
 {
 	if (__kmutex_unlikely(!__kmutex_down_fast(sem)))
 		kmutex_down_slowpath(sem);
@@ -116,7 +116,7 @@ static inline void down(struct semaphore *sem)
  * to sleep may not be seen: it then sleeps until a unit comes or another
  * handler runs during the sleep (down(3), BUGS).
  */
-static inline int down_interruptible(struct semaphore *sem)
+static __kmutex_inline int down_interruptible(struct semaphore *sem)
 {
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);
@@ -131,7 +131,7 @@ static inline int down_interruptible(struct semaphore *sem)
  * As down_interruptible(): in userspace every handled signal interrupts.
  * Return: 0 or -EINTR.
  */
-static inline int down_killable(struct semaphore *sem)
+static __kmutex_inline int down_killable(struct semaphore *sem)
 {
 	return down_interruptible(sem);
 }
@@ -143,7 +143,7 @@ static inline int down_killable(struct semaphore *sem)
  * Return: 0 if a unit was taken, 1 if not (the opposite of
  * mutex_trylock(), as in the kernel).  Never sleeps.
  */
-static inline int down_trylock(struct semaphore *sem)
+static __kmutex_inline int down_trylock(struct semaphore *sem)
 {
 	return __kmutex_tsan_acquired(sem, !__kmutex_down_fast(sem));
 }
@@ -155,7 +155,7 @@ static inline int down_trylock(struct semaphore *sem)
  *
  * Return: 0 with a unit taken, or -ETIME if none came in time.
  */
-static inline int down_timeout(struct semaphore *sem, long timeout)
+static __kmutex_inline int down_timeout(struct semaphore *sem, long timeout)
 {
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);
@@ -169,7 +169,7 @@ static inline int down_timeout(struct semaphore *sem, long timeout)
  *
  * Any thread may call it.  If threads wait, the first one gets the unit.
  */
-static inline void up(struct semaphore *sem)
+static __kmutex_inline void up(struct semaphore *sem)
 {
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 

@@ -118,7 +118,7 @@ void kmutex_ww_debug_locked(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
  * Leaves @lock unlocked.  Every ww_mutex locked in one context must be
  * of that context's class.
  */
-static inline void ww_mutex_init(struct ww_mutex *lock,
+static __kmutex_inline void ww_mutex_init(struct ww_mutex *lock,
 				 struct ww_class *ww_class)
 {
 	mutex_init(&lock->base);
@@ -130,7 +130,7 @@ static inline void ww_mutex_init(struct ww_mutex *lock,
  * ww_mutex_destroy - mark a ww_mutex as no longer in use
  * @lock: an unlocked ww_mutex
  */
-static inline void ww_mutex_destroy(struct ww_mutex *lock)
+static __kmutex_inline void ww_mutex_destroy(struct ww_mutex *lock)
 {
 	mutex_destroy(&lock->base);
 }
@@ -143,7 +143,7 @@ static inline void ww_mutex_destroy(struct ww_mutex *lock)
  * Gives @ctx a stamp from a counter shared by the whole program: a
  * context started earlier is older and wins conflicts.
  */
-static inline void ww_acquire_init(struct ww_acquire_ctx *ctx,
+static __kmutex_inline void ww_acquire_init(struct ww_acquire_ctx *ctx,
 				   struct ww_class *ww_class)
 {
 	ctx->stamp = kmutex_ww_stamp();
@@ -166,7 +166,7 @@ static inline void ww_acquire_init(struct ww_acquire_ctx *ctx,
  *
  * Optional; the debugging build reports a lock in @ctx after it.
  */
-static inline void ww_acquire_done(struct ww_acquire_ctx *ctx)
+static __kmutex_inline void ww_acquire_done(struct ww_acquire_ctx *ctx)
 {
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_ctx(ctx, 1, "ww_acquire_done"));
 	ctx->done_acquire = 1;
@@ -178,14 +178,14 @@ static inline void ww_acquire_done(struct ww_acquire_ctx *ctx)
  *
  * The debugging build reports a context ended with locks still held.
  */
-static inline void ww_acquire_fini(struct ww_acquire_ctx *ctx)
+static __kmutex_inline void ww_acquire_fini(struct ww_acquire_ctx *ctx)
 {
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_ctx(ctx, 2, "ww_acquire_fini"));
 	ctx->done_acquire = 1;
 }
 
 /* Common to every lock call: the mutex fast path, then the context. */
-static inline int __kmutex_ww_lock_raw(struct ww_mutex *lock,
+static __kmutex_inline int __kmutex_ww_lock_raw(struct ww_mutex *lock,
 				       struct ww_acquire_ctx *ctx, int flags)
 {
 	/* A wounded context backs off at its next lock, even of a free one. */
@@ -211,7 +211,7 @@ static inline int __kmutex_ww_lock_raw(struct ww_mutex *lock,
  * fail, and its order is free by design, so it must add no lock-order
  * edge to TSan's deadlock detector.
  */
-static inline int __kmutex_ww_lock(struct ww_mutex *lock,
+static __kmutex_inline int __kmutex_ww_lock(struct ww_mutex *lock,
 				   struct ww_acquire_ctx *ctx, int flags)
 {
 	int ret;
@@ -235,7 +235,7 @@ static inline int __kmutex_ww_lock(struct ww_mutex *lock,
  * KMUTEX_DEBUG_WW_INJECT set, also returns a fake -EDEADLK now and then
  * (kmutex-debug(3)), so that the caller's back-off path runs.
  */
-static inline int ww_mutex_lock(struct ww_mutex *lock,
+static __kmutex_inline int ww_mutex_lock(struct ww_mutex *lock,
 				struct ww_acquire_ctx *ctx)
 {
 	int ret;
@@ -254,7 +254,7 @@ static inline int ww_mutex_lock(struct ww_mutex *lock,
  * Return: as ww_mutex_lock(), or -EINTR (not held) if a signal handler
  * ran while the thread slept.
  */
-static inline int ww_mutex_lock_interruptible(struct ww_mutex *lock,
+static __kmutex_inline int ww_mutex_lock_interruptible(struct ww_mutex *lock,
 					      struct ww_acquire_ctx *ctx)
 {
 	int ret;
@@ -274,7 +274,7 @@ static inline int ww_mutex_lock_interruptible(struct ww_mutex *lock,
  * Holding nothing, the context cannot be part of a deadlock: it waits
  * for @lock as long as it takes.
  */
-static inline void ww_mutex_lock_slow(struct ww_mutex *lock,
+static __kmutex_inline void ww_mutex_lock_slow(struct ww_mutex *lock,
 				      struct ww_acquire_ctx *ctx)
 {
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx, __KMUTEX_WW_SLOW,
@@ -290,7 +290,7 @@ static inline void ww_mutex_lock_slow(struct ww_mutex *lock,
  *
  * Return: 0 with @lock held, or -EINTR.
  */
-static inline int ww_mutex_lock_slow_interruptible(struct ww_mutex *lock,
+static __kmutex_inline int ww_mutex_lock_slow_interruptible(struct ww_mutex *lock,
 						   struct ww_acquire_ctx *ctx)
 {
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx,
@@ -307,7 +307,7 @@ static inline int ww_mutex_lock_slow_interruptible(struct ww_mutex *lock,
  *
  * Return: 1 if acquired, 0 if it was held (also by @ctx itself).
  */
-static inline int ww_mutex_trylock(struct ww_mutex *lock,
+static __kmutex_inline int ww_mutex_trylock(struct ww_mutex *lock,
 				   struct ww_acquire_ctx *ctx)
 {
 	if (ctx)
@@ -339,7 +339,7 @@ static inline int ww_mutex_trylock(struct ww_mutex *lock,
  * Forgets the holder's context, then releases the mutex, waking the
  * first waiter (the oldest context) if any.
  */
-static inline void ww_mutex_unlock(struct ww_mutex *lock)
+static __kmutex_inline void ww_mutex_unlock(struct ww_mutex *lock)
 {
 	struct ww_acquire_ctx *ctx = __atomic_load_n(&lock->ctx,
 						     __ATOMIC_RELAXED);
@@ -365,7 +365,7 @@ static inline void ww_mutex_unlock(struct ww_mutex *lock)
  *
  * Return: true if some thread holds it; the answer may be stale.
  */
-static inline bool ww_mutex_is_locked(struct ww_mutex *lock)
+static __kmutex_inline bool ww_mutex_is_locked(struct ww_mutex *lock)
 {
 	return mutex_is_locked(&lock->base);
 }
