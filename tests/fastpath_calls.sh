@@ -76,12 +76,14 @@ check() {
 			on && /^[0-9a-f]+ <.*>:$/ { on = 0 } on' "$tmp/$name.dis")
 		[ -n "$body" ] || { bad "$name: no $f in the object"; continue; }
 		calls=$(grep -E "$CALL" <<< "$body" | awk '{ print $3 }' |
-			sed 's/[-+].*//' | grep -Ev '^(__)?kmutex_' | sort -u)
+			sed 's/[-+].*//' | grep -Ev '^(__)?kmutex_' | sort -u |
+			tr '\n' ' ')
 		[ -z "$calls" ] ||
-			bad "$name: $f calls" $calls "(an inline fast path with a call)"
+			bad "$name: $f calls ${calls}(an inline fast path with a call)"
 		n=$(grep -cE "$RMW" <<< "$body")
-		[ "$n" -ge 1 ] && [ "$n" -le 2 ] ||
+		if [ "$n" -lt 1 ] || [ "$n" -gt 2 ]; then
 			bad "$name: $f has $n atomic read-modify-writes, not 1 or 2"
+		fi
 	done
 }
 
@@ -98,6 +100,17 @@ if command -v clang > /dev/null &&
 else
 	echo "note: aarch64-clang: clang cannot build for $A64 here, not checked"
 fi
+# The inline assembly builds where the builtins did: ISO C with
+# -pedantic (no statement expressions), C++, -O0, the debugging build.
+for fl in "-std=c11 -pedantic" "-O0" "-DKMUTEX_DEBUG" "-x c++ -std=gnu++17"; do
+	cc=$A64-gcc std=-std=gnu11
+	case $fl in -x*) cc=$A64-g++ std= ;; esac
+	command -v $cc > /dev/null || continue
+	# shellcheck disable=SC2086
+	$cc $std -O2 $fl -Wall -Wextra -Werror -D_GNU_SOURCE -I"$INC" \
+		-c "$tmp/fp.c" -o "$tmp/flags.o" 2> "$tmp/err" ||
+		{ bad "aarch64 $fl: fp.c does not compile"; cat "$tmp/err"; }
+done
 check armhf arm-linux-gnueabihf-gcc
 if [ "$(uname -m)" = x86_64 ]; then
 	check x86-64 gcc

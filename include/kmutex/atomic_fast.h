@@ -57,68 +57,78 @@ __KMUTEX_BEGIN_DECLS
 /*
  * One strong CAS, as an LL/SC loop: LD loads exclusive (ldaxr: acquire,
  * ldxr: relaxed), ST stores exclusive (stxr: relaxed, stlxr: release).
- * On a mismatch it leaves at 2: without storing.  "rZ": a zero @new is
- * wzr, no register.
+ * On a mismatch it leaves at 2: without storing.  "rZ": a zero @nv is
+ * wzr, no register.  Plain functions, not statement expressions, so
+ * that a -pedantic program builds.
  */
-#define __KMUTEX_LLSC_CAS(LD, ST, p, old, nv)			\
-({								\
-	int __kmutex_cur;					\
-	unsigned int __kmutex_fail;				\
-								\
-	__asm__ __volatile__(					\
-		"1:	" LD "	%w[cur], %[mem]\n"		\
-		"	cmp	%w[cur], %w[exp]\n"		\
-		"	b.ne	2f\n"				\
-		"	" ST "	%w[fail], %w[val], %[mem]\n"	\
-		"	cbnz	%w[fail], 1b\n"			\
-		"2:"						\
-		: [cur] "=&r" (__kmutex_cur),			\
-		  [fail] "=&r" (__kmutex_fail),		\
-		  [mem] "+Q" (*(p))				\
-		: [exp] "r" (*(old)), [val] "rZ" (nv)		\
-		: "cc", "memory");				\
-	__kmutex_cur == *(old) ? true :				\
-		(*(old) = __kmutex_cur, false);			\
-})
+#define __KMUTEX_LLSC_CAS(LD, ST)					\
+	"1:	" LD "	%w[cur], %[mem]\n"				\
+	"	cmp	%w[cur], %w[exp]\n"				\
+	"	b.ne	2f\n"						\
+	"	" ST "	%w[fail], %w[val], %[mem]\n"			\
+	"	cbnz	%w[fail], 1b\n"					\
+	"2:"								\
+	: [cur] "=&r" (cur), [fail] "=&r" (fail), [mem] "+Q" (*p)	\
+	: [exp] "r" (*old), [val] "rZ" (nv)				\
+	: "cc", "memory"
+
+static inline bool __kmutex_llsc_cas(int *p, int *old, int nv,
+				     bool acquire)
+{
+	int cur;
+	unsigned int fail;
+
+	if (acquire)
+		__asm__ __volatile__(__KMUTEX_LLSC_CAS("ldaxr", "stxr"));
+	else
+		__asm__ __volatile__(__KMUTEX_LLSC_CAS("ldxr", "stlxr"));
+	if (cur == *old)
+		return true;
+	*old = cur;
+	return false;
+}
 
 /* One fetch-and-add returning the new value, as an LL/SC loop. */
-#define __KMUTEX_LLSC_ADD(LD, ST, p, v)				\
-({								\
-	int __kmutex_new;					\
-	unsigned int __kmutex_fail;				\
-								\
-	__asm__ __volatile__(					\
-		"1:	" LD "	%w[new], %[mem]\n"		\
-		"	add	%w[new], %w[new], %w[add]\n"	\
-		"	" ST "	%w[fail], %w[new], %[mem]\n"	\
-		"	cbnz	%w[fail], 1b\n"			\
-		: [new] "=&r" (__kmutex_new),			\
-		  [fail] "=&r" (__kmutex_fail),		\
-		  [mem] "+Q" (*(p))				\
-		: [add] "r" (v)					\
-		: "memory");					\
-	__kmutex_new;						\
-})
+#define __KMUTEX_LLSC_ADD(LD, ST)					\
+	"1:	" LD "	%w[sum], %[mem]\n"				\
+	"	add	%w[sum], %w[sum], %w[add]\n"			\
+	"	" ST "	%w[fail], %w[sum], %[mem]\n"			\
+	"	cbnz	%w[fail], 1b\n"					\
+	: [sum] "=&r" (sum), [fail] "=&r" (fail), [mem] "+Q" (*p)	\
+	: [add] "r" (v)							\
+	: "memory"
+
+static inline int __kmutex_llsc_add(int *p, int v, bool acquire)
+{
+	int sum;
+	unsigned int fail;
+
+	if (acquire)
+		__asm__ __volatile__(__KMUTEX_LLSC_ADD("ldaxr", "stxr"));
+	else
+		__asm__ __volatile__(__KMUTEX_LLSC_ADD("ldxr", "stlxr"));
+	return sum;
+}
 #endif
 
-/* CAS *@p from *@old to @new, ACQUIRE on success; else *@old = *@p. */
-static inline bool __kmutex_cas_acquire(int *p, int *old, int new_)
+/* CAS *@p from *@old to @nv, ACQUIRE on success; else *@old = *@p. */
+static inline bool __kmutex_cas_acquire(int *p, int *old, int nv)
 {
 #ifdef __KMUTEX_LLSC
-	return __KMUTEX_LLSC_CAS("ldaxr", "stxr", p, old, new_);
+	return __kmutex_llsc_cas(p, old, nv, true);
 #else
-	return __atomic_compare_exchange_n(p, old, new_, false,
+	return __atomic_compare_exchange_n(p, old, nv, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 #endif
 }
 
-/* CAS *@p from *@old to @new, RELEASE on success; else *@old = *@p. */
-static inline bool __kmutex_cas_release(int *p, int *old, int new_)
+/* CAS *@p from *@old to @nv, RELEASE on success; else *@old = *@p. */
+static inline bool __kmutex_cas_release(int *p, int *old, int nv)
 {
 #ifdef __KMUTEX_LLSC
-	return __KMUTEX_LLSC_CAS("ldxr", "stlxr", p, old, new_);
+	return __kmutex_llsc_cas(p, old, nv, false);
 #else
-	return __atomic_compare_exchange_n(p, old, new_, false,
+	return __atomic_compare_exchange_n(p, old, nv, false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 #endif
 }
@@ -127,7 +137,7 @@ static inline bool __kmutex_cas_release(int *p, int *old, int new_)
 static inline int __kmutex_add_acquire(int *p, int v)
 {
 #ifdef __KMUTEX_LLSC
-	return __KMUTEX_LLSC_ADD("ldaxr", "stxr", p, v);
+	return __kmutex_llsc_add(p, v, true);
 #else
 	return __atomic_add_fetch(p, v, __ATOMIC_ACQUIRE);
 #endif
@@ -137,7 +147,7 @@ static inline int __kmutex_add_acquire(int *p, int v)
 static inline int __kmutex_add_release(int *p, int v)
 {
 #ifdef __KMUTEX_LLSC
-	return __KMUTEX_LLSC_ADD("ldxr", "stlxr", p, v);
+	return __kmutex_llsc_add(p, v, false);
 #else
 	return __atomic_add_fetch(p, v, __ATOMIC_RELEASE);
 #endif
