@@ -10,7 +10,7 @@
  * turns each __atomic read-modify-write into a call to libgcc's
  * __aarch64_cas4_acq and the like (a run-time choice between LSE's casa
  * and an LL/SC loop).  That call lands in every program's lock and
- * unlock, and it makes a leaf function keep a stack frame.  A header
+ * unlock, with the registers the caller saves around it.  A header
  * cannot turn the option off for the caller (a target attribute on an
  * inline function is dropped when it is inlined), so on aarch64 without
  * LSE (__ARM_FEATURE_ATOMICS: -march=armv8.1-a or later) the operations
@@ -29,8 +29,8 @@
  * arch/arm64/include/asm/atomic_ll_sc.h, has none either): an exclusive
  * monitor left open after a failed compare only matters to a
  * store-exclusive that is not preceded by its own load-exclusive, and
- * every stxr/stlxr here is; the next ldxr re-arms the monitor, and an
- * exception return clears it.
+ * every stxr/stlxr here is, and each load-exclusive re-arms the monitor
+ * for its own address.
  *
  * Included by the headers above; never include it directly.
  */
