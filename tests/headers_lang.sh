@@ -68,8 +68,9 @@ for cxx in g++ clang++; do
 	for build in $builds; do
 		def=
 		[ $build = debug ] && def=-DKMUTEX_DEBUG
-		# The headers a program includes (the kmutex/debug_* ones
-		# and rwsem_fast.h come only through <linux/...>).
+		# The headers a program includes (the kmutex/debug_* ones,
+		# rwsem_fast.h and atomic_fast.h come only through
+		# <linux/...>).
 		for h in include/linux/*.h include/kmutex/compiler.h \
 			include/kmutex/capability.h include/kmutex/jiffies.h \
 			include/kmutex/list.h include/kmutex/lockdep.h \

@@ -25,6 +25,7 @@
 #endif
 
 #include <kmutex/compiler.h>
+#include <kmutex/atomic_fast.h>
 #include <kmutex/debug_signal.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
@@ -106,8 +107,7 @@ static inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 {
 	int unlocked = 1;
 
-	return __atomic_compare_exchange_n(&lock->count, &unlocked, 0, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return __kmutex_cas_acquire(&lock->count, &unlocked, 0);
 }
 
 /* "mutex_lock(&m) at file.c:12": what the report says the caller did. */

@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <kmutex/compiler.h>
+#include <kmutex/atomic_fast.h>
 
 __KMUTEX_BEGIN_DECLS
 
@@ -60,16 +61,14 @@ static __kmutex_inline int __kmutex_rwsem_down(struct rw_semaphore *sem, int rea
 	if (read) {
 		/* ACQUIRE pairs with the writer's RELEASE in
 		 * __kmutex_rwsem_up() or kmutex_rwsem_wake(). */
-		c = __atomic_add_fetch(&sem->count, RWSEM_READER_BIAS,
-				       __ATOMIC_ACQUIRE);
+		c = __kmutex_add_acquire(&sem->count, RWSEM_READER_BIAS);
 		if (__kmutex_likely(!(c & __KMUTEX_RWSEM_READ_FAILED_MASK)))
 			return 0;
 		return kmutex_down_read_slowpath(sem, intr);
 	}
 	/* ACQUIRE pairs with the RELEASE of the last reader or writer out. */
-	if (__kmutex_likely(__atomic_compare_exchange_n(&sem->count, &c,
-			RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-			__ATOMIC_RELAXED)))
+	if (__kmutex_likely(__kmutex_cas_acquire(&sem->count, &c,
+						 RWSEM_WRITER_LOCKED)))
 		return 0;
 	return kmutex_down_write_slowpath(sem, intr);
 }
@@ -85,15 +84,13 @@ static __kmutex_inline bool __kmutex_rwsem_trylock(struct rw_semaphore *sem,
 	int c = read ? __atomic_load_n(&sem->count, __ATOMIC_RELAXED) : 0;
 
 	if (!read)
-		return __atomic_compare_exchange_n(&sem->count, &c,
-				RWSEM_WRITER_LOCKED, false, __ATOMIC_ACQUIRE,
-				__ATOMIC_RELAXED);
+		return __kmutex_cas_acquire(&sem->count, &c,
+					    RWSEM_WRITER_LOCKED);
 	while (!(c & __KMUTEX_RWSEM_READ_FAILED_MASK)) {
 		if ((c >> RWSEM_READER_SHIFT) == RWSEM_READERS_MAX)
 			return false;	/* one more would set READFAIL */
-		if (__atomic_compare_exchange_n(&sem->count, &c,
-				c + RWSEM_READER_BIAS, false,
-				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (__kmutex_cas_acquire(&sem->count, &c,
+					 c + RWSEM_READER_BIAS))
 			return true;
 	}
 	return false;
@@ -113,12 +110,11 @@ static __kmutex_inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read
 	 * next reads count: the fast paths above, the slow paths' RMWs.
 	 */
 	if (read) {
-		c = __atomic_sub_fetch(&sem->count, RWSEM_READER_BIAS,
-				       __ATOMIC_RELEASE);
+		c = __kmutex_add_release(&sem->count, -RWSEM_READER_BIAS);
 		if (__kmutex_unlikely(c < RWSEM_READER_BIAS && c != 0))
 			kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_READ);
-	} else if (__kmutex_unlikely(!__atomic_compare_exchange_n(&sem->count,
-			&c, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))) {
+	} else if (__kmutex_unlikely(!__kmutex_cas_release(&sem->count,
+							   &c, 0))) {
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_UP_WRITE);
 	}
 }
@@ -127,9 +123,8 @@ static __kmutex_inline void __kmutex_rwsem_up(struct rw_semaphore *sem, int read
 static __kmutex_inline void __kmutex_rwsem_downgrade(struct rw_semaphore *sem)
 {
 	/* RELEASE: readers let in now see the writer's critical section. */
-	int c = __atomic_add_fetch(&sem->count,
-			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED,
-			__ATOMIC_RELEASE);
+	int c = __kmutex_add_release(&sem->count,
+			RWSEM_READER_BIAS - RWSEM_WRITER_LOCKED);
 
 	if (__kmutex_unlikely(c & (RWSEM_FLAG_WAITERS | RWSEM_WRITER_LOCKED)))
 		kmutex_rwsem_wake(sem, __KMUTEX_RWSEM_DOWNGRADE);

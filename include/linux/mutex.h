@@ -22,6 +22,7 @@
 #include <kmutex/project_headers.h>
 
 #include <kmutex/compiler.h>
+#include <kmutex/atomic_fast.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
 #include <kmutex/tsan.h>
@@ -121,8 +122,7 @@ static __kmutex_inline bool __kmutex_mutex_trylock_fast(struct mutex *lock)
 {
 	int unlocked = 1;
 
-	return __atomic_compare_exchange_n(&lock->count, &unlocked, 0, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return __kmutex_cas_acquire(&lock->count, &unlocked, 0);
 }
 
 /**
@@ -200,8 +200,7 @@ static __kmutex_inline void __kmutex_mutex_unlock(struct mutex *lock, const char
 	int locked = 0;
 
 	__kmutex_tsan_pre_unlock(lock, 0);
-	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&lock->count,
-			&locked, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
+	if (__kmutex_unlikely(!__kmutex_cas_release(&lock->count, &locked, 1)))
 		kmutex_mutex_unlock_slowpath(lock, site);
 	__kmutex_tsan_post_unlock(lock, 0);
 }

@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <kmutex/compiler.h>
+#include <kmutex/atomic_fast.h>
 #include <kmutex/tsan.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
@@ -87,9 +88,7 @@ static __kmutex_inline bool __kmutex_down_fast(struct semaphore *sem)
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	while (c > 0)
-		if (__atomic_compare_exchange_n(&sem->count, &c, c - 1, false,
-						__ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
+		if (__kmutex_cas_acquire(&sem->count, &c, c - 1))
 			return true;
 	return false;
 }
@@ -176,9 +175,7 @@ static __kmutex_inline void up(struct semaphore *sem)
 	__kmutex_tsan_release(sem);
 	/* RELEASE pairs with the ACQUIRE of the down() that takes it. */
 	while (c >= 0 && c < INT_MAX)
-		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,
-						__ATOMIC_RELEASE,
-						__ATOMIC_RELAXED))
+		if (__kmutex_cas_release(&sem->count, &c, c + 1))
 			return;
 	kmutex_up_slowpath(sem);
 }

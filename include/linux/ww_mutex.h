@@ -353,8 +353,8 @@ static __kmutex_inline void ww_mutex_unlock(struct ww_mutex *lock)
 			__atomic_store_n(&ctx->wounded, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&lock->ctx, NULL, __ATOMIC_RELAXED);
 	}
-	if (__kmutex_unlikely(!__atomic_compare_exchange_n(&lock->base.count,
-			&locked, 1, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)))
+	if (__kmutex_unlikely(!__kmutex_cas_release(&lock->base.count,
+						    &locked, 1)))
 		kmutex_mutex_unlock_slowpath(&lock->base, "ww_mutex_unlock");
 	__kmutex_tsan_post_unlock(lock, 0);
 }
