@@ -42,6 +42,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 WARN="-std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude"
 DEBUG_LIBS="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
+# What the debugging archive needs besides (libdw, when it was built with it).
+DEBUG_LIBS="$DEBUG_LIBS $(cat "$B/debug/libs" 2>/dev/null)"
 CLANG=
 [ -z "${KMUTEX_ARCH:-}" ] && command -v clang > /dev/null && CLANG=clang
 [ -n "$CLANG" ] || echo "SKIP: clang -Wthread-safety pass (clang not installed, or cross build)"

@@ -49,7 +49,7 @@ fi
 "$CC" "${CFLAGS[@]}" -DKMUTEX_DEBUG -fno-optimize-sibling-calls \
 	-funwind-tables examples/ww_grow.c "$B/libkmutex-debug.a" -o "$tmp/debug" \
 	-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal \
-	-Wl,--wrap=free 2>"$tmp/cc.err" ||
+	-Wl,--wrap=free $(cat "$B/debug/libs" 2>/dev/null) 2>"$tmp/cc.err" ||
 	{ cat "$tmp/cc.err"; fail "does not build against the debugging build"; }
 run debug KMUTEX_DEBUG=abort
 [ -s "$tmp/debug.err" ] && { cat "$tmp/debug.err"; fail "debug: a report"; }
