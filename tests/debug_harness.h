@@ -3,10 +3,8 @@
  * debug_harness.h - for the tests of the debugging build (tests/debug_*.c,
  * compiled with -DKMUTEX_DEBUG and linked with libkmutex-debug).
  *
- * A test re-runs itself (its own executable, as readlink(2) of
- * /proc/self/exe names it: under Valgrind that is the test, not the tool,
- * so with --trace-children=yes the child runs under the tool too) as a
- * child with its stderr on a pipe, once as the program would run and
+ * A test re-runs itself (test_exec_self(), which says how that works
+ * under Valgrind and qemu-user) as a child with its stderr on a pipe, once as the program would run and
  * once with KMUTEX_DEBUG=abort, and checks what the child printed:
  *
  *   DEBUG_EXPECT_REPORT(fn, title, needles...)
@@ -61,24 +59,6 @@ static inline void debug_child_run(int argc, char **argv, void (*fn)(void))
 	exit(0);
 }
 
-/*
- * Run @self as the child.  On another CPU (make test-aarch64 ...) the
- * test runs under qemu-user, which passes execve() to the host kernel:
- * without binfmt_misc that cannot run a foreign binary, so the child
- * runs under the emulator the test runs under (KMUTEX_TEST_WRAPPER, a
- * host program, which the host runs; -0 sets the child's argv[0]).
- */
-static inline void debug_exec(const char *self)
-{
-	const char *emu = getenv("KMUTEX_TEST_WRAPPER");
-
-	if (getenv("KMUTEX_ARCH") && emu && *emu)
-		execlp(emu, emu, "-0", "debug-child", self, "--child",
-		       (char *)NULL);
-	else
-		execl(self, "debug-child", "--child", (char *)NULL);
-}
-
 /* qemu-user's own line on a child's abort is not the program's output. */
 static inline void debug_drop_emulator_lines(struct debug_run *r)
 {
@@ -92,14 +72,10 @@ static inline void debug_drop_emulator_lines(struct debug_run *r)
 
 static inline void debug_spawn(struct debug_run *r, const char *mode)
 {
-	char self[4096];
 	int fd[2];
 	pid_t pid;
 	ssize_t n;
 
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	CHECK(n > 0);
-	self[n] = 0;
 	CHECK(pipe(fd) == 0);
 	pid = fork();
 	CHECK(pid >= 0);
@@ -115,7 +91,7 @@ static inline void debug_spawn(struct debug_run *r, const char *mode)
 			setenv("KMUTEX_DEBUG", mode, 1);
 		else
 			unsetenv("KMUTEX_DEBUG");
-		debug_exec(self);
+		test_exec_self("debug-child", "--child");
 		_exit(127);
 	}
 	close(fd[1]);

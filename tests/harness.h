@@ -119,6 +119,32 @@ static inline void test_watchdog(unsigned int seconds)
 		sched_yield();
 }
 
+/*
+ * In a child: run this test's own program again, as @argv0 with the one
+ * argument @arg; returns only if that failed.  The path is what
+ * readlink(2) of /proc/self/exe names: under Valgrind that is the test,
+ * not the tool (with --trace-children=yes the child runs under the tool
+ * too), where exec of "/proc/self/exe" itself would start the tool's
+ * own binary.  Under qemu-user (make test-aarch64 ...: KMUTEX_ARCH),
+ * execve() goes to the host kernel, which without binfmt_misc cannot
+ * run a foreign binary: the child runs under the emulator the test runs
+ * under (KMUTEX_TEST_WRAPPER, a host program; -0 sets argv[0]).
+ */
+static inline void test_exec_self(const char *argv0, const char *arg)
+{
+	const char *emu = getenv("KMUTEX_TEST_WRAPPER");
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	if (getenv("KMUTEX_ARCH") && emu && *emu)
+		execlp(emu, emu, "-0", argv0, self, arg, (char *)NULL);
+	else
+		execl(self, argv0, arg, (char *)NULL);
+}
+
 /* Start @n threads running fn(arg + i * size) and wait for them all. */
 static inline void test_run_threads(int n, void *(*fn)(void *), void *arg,
 				    size_t size)

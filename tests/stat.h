@@ -2,8 +2,9 @@
 /*
  * stat.h - for the lock statistics tests (tests/stat_*.c): statistics
  * are switched on by the environment at start-up, so a test runs itself
- * again (/proc/self/exe MODE) with KMUTEX_STAT and KMUTEX_STAT_FORMAT
- * set, its standard error in a file, and reads what it printed.
+ * again (test_exec_self(): as "stat-child MODE") with KMUTEX_STAT and
+ * KMUTEX_STAT_FORMAT set, its standard error in a file, and reads what
+ * it printed.
  */
 #ifndef _KMUTEX_TESTS_STAT_H
 #define _KMUTEX_TESTS_STAT_H
@@ -50,7 +51,7 @@ static inline int stat_child(const char *mode, const char *stat,
 			setenv("KMUTEX_STAT_FORMAT", fmt, 1);
 		else
 			unsetenv("KMUTEX_STAT_FORMAT");
-		execl("/proc/self/exe", "stat-child", mode, (char *)NULL);
+		test_exec_self("stat-child", mode);
 		_exit(98);
 	}
 	CHECK(waitpid(pid, &st, 0) == pid);
