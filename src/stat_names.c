@@ -36,6 +36,7 @@ struct stat_module {
 	uintptr_t base;			/* out: load bias */
 	char path[512];			/* out: file; "" if none */
 	bool found;
+	int seen;			/* objects looked at so far */
 };
 
 static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -45,6 +46,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	int i;
 
 	(void)size;
+	m->seen++;
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -52,9 +54,14 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		if (ph->p_type != PT_LOAD || a < lo || a - lo >= ph->p_memsz)
 			continue;
 		m->base = info->dlpi_addr;
-		/* The first object, with no name, is the program itself. */
+		/*
+		 * The first object is the program itself: glibc names it
+		 * "", musl argv[0] when it was started through a /proc/
+		 * path (musl's ldso/dynlink.c), which need not be a file
+		 * here: /proc/self/exe is its file in every case.
+		 */
 		snprintf(m->path, sizeof(m->path), "%s",
-			 info->dlpi_name && *info->dlpi_name ?
+			 m->seen > 1 && info->dlpi_name && *info->dlpi_name ?
 			 info->dlpi_name : "/proc/self/exe");
 		m->found = true;
 		return 1;

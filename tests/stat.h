@@ -27,6 +27,13 @@ static inline void stat_tmp(char *buf, size_t len, const char *what)
 }
 
 /*
+ * If set, stat_child() executes this path rather than test_exec_self():
+ * "/proc/self/exe" checks that the names are found when the program was
+ * started through /proc (musl then names it argv[0], not a file).
+ */
+static const char *stat_exec_path;
+
+/*
  * Run this program again as "MODE" with KMUTEX_STAT=@stat (NULL: unset)
  * and KMUTEX_STAT_FORMAT=@fmt (NULL: unset), its standard error into
  * @err.  Return: its exit status (CHECK()s failing in it: 1).
@@ -51,7 +58,10 @@ static inline int stat_child(const char *mode, const char *stat,
 			setenv("KMUTEX_STAT_FORMAT", fmt, 1);
 		else
 			unsetenv("KMUTEX_STAT_FORMAT");
-		test_exec_self("stat-child", mode);
+		if (stat_exec_path)
+			execl(stat_exec_path, "stat-child", mode, (char *)NULL);
+		else
+			test_exec_self("stat-child", mode);
 		_exit(98);
 	}
 	CHECK(waitpid(pid, &st, 0) == pid);
