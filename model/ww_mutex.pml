@@ -32,6 +32,10 @@
  *   take            ww_acquired_slow() and, for the fast path, its
  *                   kmutex_ww_mutex_fast_waiters(): the new holder
  *                   checks the rules for every waiter.
+ *   back off        ww_must_back_off(): wait-die's rule; under
+ *                   wound-wait, wounded, or younger than a holder that
+ *                   waits itself (WW_YOUNGER_BACKS_OFF; the C code reads
+ *                   the holder's published sleeping waiter).
  *   wound           ww_wound(): set wounded, wake the context if it
  *                   sleeps in a lock (ctx->sleeping).
  *   unlock          ww_mutex_unlock() and mutex.c's slow unlock: free
@@ -98,7 +102,10 @@ inline must_back_off(x, l, r) {
 			older_waiter(x, l, r2);
 			r = r2 || (owner[l] != NONE && owner[l] != x &&
 				   older(owner[l], x))
-		:: else -> r = wounded[x]
+		:: else ->
+			/* wounded, or behind an older holder that waits */
+			r = wounded[x] || (owner[l] != NONE && owner[l] != x &&
+				older(owner[l], x) && waiting[owner[l]] != NONE)
 		fi
 	:: else
 	fi
@@ -123,15 +130,19 @@ inline check_waiters(l, o, self) {
 	do
 	:: x < N ->
 		if
-		:: waiting[x] == l && WD && x != self ->
-			must_back_off(x, l, r);
+		:: waiting[x] == l ->
+			r = 0;
+			if
+			:: x != self -> must_back_off(x, l, r)
+			:: else
+			fi;
 			if
 			:: r -> woken[x] = 1
+			:: !r && !WD && o != NONE && acquired[x] > 0 &&
+			   older(x, o) && !wounded[o] ->
+				wound(o)
 			:: else
 			fi
-		:: waiting[x] == l && !WD && o != NONE && acquired[x] > 0 &&
-		   older(x, o) && !wounded[o] ->
-			wound(o)
 		:: else
 		fi;
 		x++

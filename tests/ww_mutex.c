@@ -322,6 +322,60 @@ static void cycle(struct ww_class *c)
 		CHECK(!ww_mutex_is_locked(&ring[i]));
 }
 
+/* A: the older; holds l1 and sleeps on l3 (held by main, no context). */
+static void *older_sleeper(void *arg)
+{
+	(void)arg;		/* a: initialised by main, before B's */
+	CHECK_EQ(ww_mutex_lock(&l1, &a), 0);
+	CHECK_EQ(ww_mutex_lock(&l3, &a), 0);
+	ww_mutex_unlock(&l3);
+	ww_mutex_unlock(&l1);
+	ww_acquire_fini(&a);
+	return NULL;
+}
+
+/* B: younger; holds l2 and wants l1, held by A. */
+static void *younger_behind(void *arg)
+{
+	struct ww_acquire_ctx b;
+
+	ww_acquire_init(&b, arg);
+	CHECK_EQ(ww_mutex_lock(&l2, &b), 0);
+	b_ret = ww_mutex_lock(&l1, &b);
+	if (b_ret == 0)
+		ww_mutex_unlock(&l1);
+	ww_mutex_unlock(&l2);
+	ww_acquire_fini(&b);
+	__atomic_store_n(&b_step, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A younger context that holds locks does not sleep behind an older
+ * holder that sleeps itself: wait-die by its rule, wound-wait because
+ * such waits chain into a convoy (src/ww_mutex.c, WW_YOUNGER_BACKS_OFF).
+ * B must come back with -EDEADLK while A still sleeps.
+ */
+static void behind_sleeping_older(struct ww_class *c)
+{
+	pthread_t ta, tb;
+
+	init_locks(c);
+	b_step = 0;
+	CHECK_EQ(ww_mutex_lock(&l3, NULL), 0);
+	ww_acquire_init(&a, c);
+	CHECK(pthread_create(&ta, NULL, older_sleeper, c) == 0);
+	WAIT_UNTIL(queued(&l3) == 1 && (c->is_wait_die ||
+		   __atomic_load_n(&a.sleeping, __ATOMIC_RELAXED)), 10000);
+	CHECK(pthread_create(&tb, NULL, younger_behind, c) == 0);
+	WAIT_UNTIL(__atomic_load_n(&b_step, __ATOMIC_ACQUIRE) == 1, 10000);
+	CHECK_EQ(b_ret, -EDEADLK);
+	CHECK_EQ(queued(&l3), 1);		/* A slept all along */
+	ww_mutex_unlock(&l3);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+}
+
 int main(void)
 {
 	struct ww_class *classes[] = { &wd_class, &ww_class };
@@ -334,6 +388,7 @@ int main(void)
 		basic(classes[i]);
 		abba(classes[i]);
 		older_waits(classes[i]);
+		behind_sleeping_older(classes[i]);
 		younger_holding_nothing(classes[i]);
 		interrupted(classes[i]);
 		for (round = 0; round < 20; round++)
