@@ -9,6 +9,9 @@
  *                >= HOLD_MS and total >= HOLDS * HOLD_MS;
  *   hold_rw      READS read locks by read_it();
  *   contend_lock one sure wait (another thread finds it held);
+ *   bufs         WW_ROUNDS ww_mutex_lock()s by ww_it(), in a context
+ *                (its map is a class too: "bufs_acquire", lockdep_map),
+ *                and a sure wait without one;
  *   "&h->lock"   heap mutexes of one mutex_init() line, each locked
  *                then freed, and another created (maybe at the same
  *                address), in threads that exit: all their acquisitions
@@ -17,6 +20,7 @@
  */
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
+#include <linux/ww_mutex.h>
 
 #include "stat.h"
 
@@ -25,10 +29,13 @@
 #define READS		3
 #define HEAP_THREADS	3
 #define HEAP_ROUNDS	4
+#define WW_ROUNDS	3
 
 static DEFINE_MUTEX(hold_lock);
 static DECLARE_RWSEM(hold_rw);
 static DEFINE_MUTEX(contend_lock);
+static DEFINE_WW_CLASS(bufs);
+static struct ww_mutex buf;
 
 struct heap_obj {
 	int pad;
@@ -48,12 +55,43 @@ static __attribute__((noinline)) void read_it(void)
 	up_read(&hold_rw);
 }
 
+static __attribute__((noinline)) void ww_it(void)
+{
+	struct ww_acquire_ctx ctx;
+
+	ww_acquire_init(&ctx, &bufs);
+	CHECK_EQ(ww_mutex_lock(&buf, &ctx), 0);
+	ww_acquire_done(&ctx);
+	ww_mutex_unlock(&buf);
+	ww_acquire_fini(&ctx);
+}
+
 static void *contender(void *arg)
 {
 	(void)arg;
 	mutex_lock(&contend_lock);
 	mutex_unlock(&contend_lock);
 	return NULL;
+}
+
+static void *ww_contender(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(ww_mutex_lock(&buf, NULL), 0);
+	ww_mutex_unlock(&buf);
+	return NULL;
+}
+
+/* The same for the ww_mutex, without a context. */
+static void sure_ww_wait(void)
+{
+	pthread_t t;
+
+	CHECK_EQ(ww_mutex_lock(&buf, NULL), 0);
+	CHECK(pthread_create(&t, NULL, ww_contender, NULL) == 0);
+	WAIT_UNTIL(test_waiters(&buf.base.wait_list) == 1, 10000);
+	ww_mutex_unlock(&buf);
+	pthread_join(t, NULL);
 }
 
 /* A wait for certain: the contender finds the mutex held. */
@@ -105,6 +143,10 @@ static void child(void)
 		hold_it();
 	for (i = 0; i < READS; i++)
 		read_it();
+	ww_mutex_init(&buf, &bufs);
+	for (i = 0; i < WW_ROUNDS; i++)
+		ww_it();
+	sure_ww_wait();
 	sure_wait();
 	for (i = 0; i < HEAP_THREADS; i++)
 		CHECK(pthread_create(&t[i], NULL, heap_locker, NULL) == 0);
@@ -191,6 +233,17 @@ static void check_csv(const char *csv)
 	CHECK_EQ(v[0], 2);
 	CHECK(v[1] >= 1 && v[1] <= 2);		/* the sure wait */
 	CHECK(v[2] > 0);			/* its wait time */
+
+	CHECK(class_row(csv, "bufs_mutex", "ww_mutex", row, sizeof(row), v,
+			site, sizeof(site)));
+	class_sane(row, v);
+	CHECK_EQ(v[0], WW_ROUNDS + 2);
+	CHECK(v[1] >= 1 && v[1] <= 2);		/* the sure wait */
+	CHECK(!strncmp(site, "ww_it+0x", 8));
+	CHECK(class_row(csv, "bufs_acquire", "lockdep_map", row, sizeof(row),
+			v, site, sizeof(site)));
+	class_sane(row, v);
+	CHECK_EQ(v[0], WW_ROUNDS);
 
 	CHECK(class_row(csv, "&h->lock", "mutex", row, sizeof(row), v,
 			site, sizeof(site)));
