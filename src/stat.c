@@ -171,7 +171,13 @@ static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
 void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
 {
 	/* Named by a debugging-build entry point for this lock, or @ip. */
-	sw->ip = stat_caller.lock == lock ? stat_caller.ip : ip;
+	if (stat_caller.lock == lock) {
+		sw->ip = stat_caller.ip;
+		sw->cls = stat_caller.cls;
+	} else {
+		sw->ip = ip;
+		sw->cls = NULL;
+	}
 	stat_caller.lock = NULL;
 	sw->sleeps = stat_sleeps;
 	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
@@ -202,11 +208,15 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 
 	if (!slept && kind >= STAT_SPINNING_KINDS)
 		return;
+	if (!wait)
+		wait = 1;	/* min 0 means "none yet" */
+#ifdef KMUTEX_DEBUG
+	if (sw->cls)
+		class_stat_contended(sw->cls, kind, wait);
+#endif
 	r = stat_find(lock, kind);
 	if (!r)
 		return;
-	if (!wait)
-		wait = 1;	/* min 0 means "none yet" */
 	if (!LOAD(&r->first_ip))
 		STORE(&r->first_ip, (uintptr_t)sw->ip);
 	ADD(&r->contended, 1);
@@ -267,6 +277,9 @@ KMUTEX_API void kmutex_stat_reset(void)
 		}
 	}
 	STORE(&stat_dropped, 0);
+#ifdef KMUTEX_DEBUG
+	class_stat_reset();
+#endif
 }
 
 /* --- output ------------------------------------------------------------- */
@@ -283,8 +296,6 @@ struct stat_row {
 	char name[160];
 	char site_name[STAT_TOP][160];
 };
-
-enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
 static int site_cmp(const void *a, const void *b)
 {
@@ -403,7 +414,7 @@ static void print_text(FILE *f, struct stat_row *rows, size_t n,
 }
 
 /* Names are symbols and addresses; quote for CSV anyway. */
-static void print_csv_str(FILE *f, const char *s)
+void stat_csv_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -427,7 +438,7 @@ static void print_csv(FILE *f, struct stat_row *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		struct stat_row *w = &rows[i];
 
-		print_csv_str(f, w->name);
+		stat_csv_str(f, w->name);
 		fprintf(f, ",%s,%p,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
 			stat_kind_name[w->kind], w->lock,
 			(unsigned long long)w->contended,
@@ -445,7 +456,7 @@ static void print_csv(FILE *f, struct stat_row *rows, size_t n)
 				fputs(",,", f);
 				continue;
 			}
-			print_csv_str(f, w->site_name[j]);
+			stat_csv_str(f, w->site_name[j]);
 			fprintf(f, ",%llu,%llu",
 				(unsigned long long)w->sites[j].count,
 				(unsigned long long)w->sites[j].wait);
@@ -454,7 +465,7 @@ static void print_csv(FILE *f, struct stat_row *rows, size_t n)
 	}
 }
 
-static void print_json_str(FILE *f, const char *s)
+void stat_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -482,7 +493,7 @@ static void print_json(FILE *f, struct stat_row *rows, size_t n,
 		struct stat_row *w = &rows[i];
 
 		fputs(i ? ",\n {\"name\": " : "\n {\"name\": ", f);
-		print_json_str(f, w->name);
+		stat_json_str(f, w->name);
 		fprintf(f, ", \"type\": \"%s\", \"address\": \"%p\", "
 			"\"contended\": %llu, \"spun\": %llu, \"slept\": %llu, "
 			"\"slow_acquired\": %llu, \"handoffs\": %llu, "
@@ -500,14 +511,18 @@ static void print_json(FILE *f, struct stat_row *rows, size_t n,
 			(unsigned long long)w->wait_total);
 		for (j = 0; j < STAT_TOP && w->sites[j].count; j++) {
 			fputs(j ? ", {\"site\": " : "{\"site\": ", f);
-			print_json_str(f, w->site_name[j]);
+			stat_json_str(f, w->site_name[j]);
 			fprintf(f, ", \"count\": %llu, \"wait_ns\": %llu}",
 				(unsigned long long)w->sites[j].count,
 				(unsigned long long)w->sites[j].wait);
 		}
 		fputs("]}", f);
 	}
-	fputs("\n]}\n", f);
+	fputs("\n]", f);
+#ifdef KMUTEX_DEBUG
+	class_stat_print(f, STAT_JSON);	/* , "classes": [...] */
+#endif
+	fputs("}\n", f);
 }
 
 static enum stat_format stat_format(void)
@@ -586,6 +601,10 @@ KMUTEX_API int kmutex_stat_print(FILE *f)
 		print_json(f, rows, n, dropped);
 	else
 		print_text(f, rows, n, dropped);
+#ifdef KMUTEX_DEBUG
+	if (fmt != STAT_JSON)
+		class_stat_print(f, fmt);	/* a second table */
+#endif
 	fflush(f);
 	free(rows);
 	return (int)n;

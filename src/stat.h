@@ -17,6 +17,7 @@
 #define _KMUTEX_SRC_STAT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <kmutex/compiler.h>
 
@@ -44,6 +45,7 @@ extern __thread __attribute__((tls_model("initial-exec")))
 struct stat_caller {
 	const void *lock;
 	const void *ip;
+	void *cls;		/* its lock class (debugging build), or NULL */
 };
 extern __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
@@ -54,12 +56,25 @@ extern __thread __attribute__((tls_model("initial-exec")))
 						      __ATOMIC_RELAXED))) { \
 			stat_caller.lock = (l);				\
 			stat_caller.ip = (where);			\
+			stat_caller.cls = NULL;				\
+		}							\
+	} while (0)
+
+/* The same, with the lock's class for the per-class contentions. */
+#define STAT_CALLER_CLASS(l, where, class)				\
+	do {								\
+		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
+						      __ATOMIC_RELAXED))) { \
+			stat_caller.lock = (l);				\
+			stat_caller.ip = (where);			\
+			stat_caller.cls = (class);			\
 		}							\
 	} while (0)
 
 struct stat_wait {
 	uint64_t t0;		/* 0: statistics off at entry */
 	const void *ip;		/* the public call's caller */
+	void *cls;		/* its lock class (debugging build), or NULL */
 	unsigned int sleeps;	/* stat_sleeps at entry */
 };
 
@@ -104,6 +119,23 @@ static inline void stat_note_sleep(void)
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
 		stat_sleeps++;
 }
+
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+
+/* stat.c: quoted for CSV, escaped for JSON. */
+void stat_csv_str(FILE *f, const char *s);
+void stat_json_str(FILE *f, const char *s);
+
+#ifdef KMUTEX_DEBUG
+/*
+ * src/debug/stat_class.c: the debugging build's per-class statistics
+ * (every acquisition, hold times, acquisition sites).  @cls is a
+ * struct kmutex_lock_class.
+ */
+void class_stat_contended(void *cls, enum stat_kind kind, uint64_t wait);
+void class_stat_print(FILE *f, enum stat_format fmt);
+void class_stat_reset(void);
+#endif
 
 /* stat_names.c: @addr as "symbol+0xoff" or "module+0xoff" into @buf. */
 struct stat_syms;

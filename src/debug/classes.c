@@ -89,7 +89,8 @@ static struct kmutex_lock_class *class_lookup_add(struct kmutex_dep_map *map,
 	c->site = map->site;
 	c->novalidate = key == &lockdep_novalidate_key;
 	c->name_version = name_version(c->name, key);
-	class_hash[i] = c;
+	/* Read without lockdep_lock by class_next(): published whole. */
+	__atomic_store_n(&class_hash[i], c, __ATOMIC_RELEASE);
 	return c;
 }
 
@@ -119,6 +120,27 @@ struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 		return &class_off;
 	__atomic_store_n(&map->class_cache[subclass], c, __ATOMIC_RELEASE);
 	return c;
+}
+
+/**
+ * class_next - walk the classes, without lockdep_lock
+ * @pos: 0 to start; moved past the class returned
+ *
+ * Return: the next class, or NULL at the end.  Classes added meanwhile
+ * may or may not be seen.
+ */
+struct kmutex_lock_class *class_next(unsigned int *pos)
+{
+	for (; *pos < CLASS_HASH; (*pos)++) {
+		struct kmutex_lock_class *c =
+			__atomic_load_n(&class_hash[*pos], __ATOMIC_ACQUIRE);
+
+		if (c) {
+			(*pos)++;
+			return c;
+		}
+	}
+	return NULL;
 }
 
 /* Forget the cached classes: the key changed. */

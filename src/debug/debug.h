@@ -34,9 +34,33 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 
+#include "../stat.h"
+
 #define MAX_LOCK_DEPTH		48	/* locks one thread holds at once */
 #define MAX_CLASSES		8192
 #define MAX_STACK		16	/* frames kept per backtrace */
+
+/*
+ * Lock statistics of one side of a class (KMUTEX_STAT, stat_class.c):
+ * every acquisition, its contentions, hold times and the call sites that
+ * acquired.  Atomic counters: any thread adds, a print reads.
+ */
+#define CLASS_STAT_SITES	8	/* per side; 4 printed */
+
+struct class_stat_site {
+	uintptr_t ip;
+	uint64_t count;
+};
+
+struct class_stat {
+	uint64_t acquired, contended, wait_total;
+	uint64_t holds, hold_min, hold_max, hold_total;
+	uint64_t other_sites;		/* acquisitions past the sites */
+	struct class_stat_site sites[CLASS_STAT_SITES];
+};
+
+/* What locks of a class are, for the statistics' type column. */
+enum class_stat_type { CS_NONE, CS_MUTEX, CS_RWSEM, CS_WW, CS_MAP };
 
 struct kmutex_lock_class {
 	const void *key;		/* lock_class_key, or a static map */
@@ -52,6 +76,9 @@ struct kmutex_lock_class {
 	/* Breadth-first search scratch (graph.c). */
 	unsigned int bfs_gen;
 	struct lock_dep *bfs_parent;
+	/* Statistics: [0] exclusive (and rwsem write), [1] shared. */
+	unsigned char stat_type;	/* enum class_stat_type */
+	struct class_stat stat[2];
 };
 
 struct kmutex_stack {
@@ -86,6 +113,10 @@ struct held_lock {
 	 * is the entry's below, so the chain is the one without it).
 	 */
 	bool folded;
+	/* Statistics: what it is, and since when held (0: not timed). */
+	unsigned char stat_type;	/* enum class_stat_type */
+	bool stat_read;			/* read at acquisition */
+	uint64_t stat_t0;
 };
 
 /*
@@ -160,6 +191,11 @@ void obj_report_uninit(struct kmutex_thread *t, const void *obj,
 /* classes.c */
 struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 				    unsigned int subclass);
+struct kmutex_lock_class *class_next(unsigned int *pos);
+
+/* stat_class.c: behind stat_on, and stat_t0 != 0. */
+void class_stat_acquired(struct held_lock *h);
+void class_stat_released(const struct held_lock *h);
 extern char lockdep_novalidate_key;
 
 /* graph.c */
@@ -233,17 +269,37 @@ static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
 	h->call = call;
 	h->folded = false;
 	h->chain_key = chain_key_next(prev, h->class->id);
+	h->stat_type = CS_MAP;		/* the callers say what it is */
+	h->stat_t0 = 0;
 }
 
-/* The lock is taken: push @h (or count it lost if the stack is full). */
+/*
+ * The lock is taken: push @h (or count it lost if the stack is full).
+ * With statistics on, count the acquisition and start the hold time.
+ */
 static inline void held_commit(struct kmutex_thread *t, struct held_lock *h)
 {
 	struct held_lock *slot = held_push(t);
+
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
+		class_stat_acquired(h);
 
 	if (slot) {
 		*slot = *h;
 		__atomic_store_n(&t->depth, t->depth + 1, __ATOMIC_RELEASE);
 	}
+}
+
+/*
+ * The thread released the lock of @h: its hold time ends.  (A held entry
+ * dropped for other reasons, the lock re-initialised, freed or released
+ * by another thread, goes with held_remove() and is not timed.)
+ */
+static inline void held_release(struct kmutex_thread *t, struct held_lock *h)
+{
+	if (__kmutex_unlikely(h->stat_t0 != 0))
+		class_stat_released(h);
+	held_remove(t, h);
 }
 
 /* hung.c: the hung-task detector (KMUTEX_DEBUG_HUNG). */

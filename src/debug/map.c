@@ -163,7 +163,7 @@ KMUTEX_API void kmutex_lock_release(struct kmutex_lockdep_map *map,
 	t = lockdep_thread();
 	h = held_find(t, &map->map);
 	if (h)
-		held_remove(t, h);
+		held_release(t, h);
 	else if (t->lost)
 		t->lost--;
 	else

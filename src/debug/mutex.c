@@ -184,6 +184,7 @@ static inline void mutex_held_fill(struct kmutex_thread *t,
 	h->owner = &lock->owner;
 	h->trylock = trylock;
 	h->read = false;
+	h->stat_type = CS_MUTEX;
 }
 
 /**
@@ -239,7 +240,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	} else if (t->depth && !chain_known(next.chain_key)) {
 		validate_chain(t, &next, nest_lock);
 	}
-	STAT_CALLER(lock, ip);
+	STAT_CALLER_CLASS(lock, ip, next.class);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
@@ -330,7 +331,7 @@ kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
 	if (__kmutex_likely(__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)
 			    == t->tid)) {
 		if (__kmutex_likely(h != NULL))
-			held_remove(t, h);
+			held_release(t, h);
 		else if (t->lost)
 			t->lost--;
 		__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);

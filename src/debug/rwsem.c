@@ -185,6 +185,7 @@ static inline void rwsem_held_fill(struct kmutex_thread *t,
 	h->owner = read ? NULL : &sem->owner;
 	h->trylock = trylock;
 	h->read = read;
+	h->stat_type = CS_RWSEM;
 }
 
 /* @h, this thread's entry for @sem, no longer stands for a hold. */
@@ -235,7 +236,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 	} else if (t->depth && !chain_known(next.chain_key)) {
 		validate_chain(t, &next, NULL);
 	}
-	STAT_CALLER(sem, ip);
+	STAT_CALLER_CLASS(sem, ip, next.class);
 	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;
@@ -369,7 +370,7 @@ KMUTEX_API void kmutex_debug_rwsem_up(struct rw_semaphore *sem, int read,
 		return;
 	}
 	if (__kmutex_likely(h != NULL) && h->read == !!read) {
-		held_remove(t, h);
+		held_release(t, h);
 		if (!read)
 			__atomic_store_n(&sem->owner, 0, __ATOMIC_RELAXED);
 		raw_up(sem, read);

@@ -89,6 +89,7 @@ ww_fill(struct kmutex_thread *t, struct held_lock *next,
 	next->owner = NULL;
 	next->trylock = trylock;
 	next->read = false;
+	next->stat_type = CS_WW;
 	if (!m || !held_find(t, &m->acquire.map))
 		return NULL;
 	top = &t->held[t->depth - 1];
@@ -129,6 +130,8 @@ void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 	} else if (t->depth && !chain_known(next.chain_key)) {
 		validate_chain(t, &next, nest);
 	}
+	/* The program's call site and class for the slow path's count. */
+	STAT_CALLER_CLASS(lock, ip, next.class);
 }
 
 /**
@@ -164,7 +167,7 @@ void ww_dep_unlock(struct ww_mutex *lock)
 	t = lockdep_thread();
 	h = held_find(t, &lock->base.dep_map);
 	if (h)
-		held_remove(t, h);
+		held_release(t, h);
 	else if (t->lost)
 		t->lost--;
 }
@@ -186,5 +189,5 @@ void ww_dep_ctx(struct ww_acquire_ctx *ctx, bool begin, const char *call,
 	t = lockdep_thread();
 	h = held_find(t, &m->acquire.map);
 	if (h)
-		held_remove(t, h);
+		held_release(t, h);
 }
