@@ -47,6 +47,37 @@
 /* "file.c:123", a string literal naming the caller's line. */
 #define __KMUTEX_SITE		__FILE__ ":" __KMUTEX_STR(__LINE__)
 
+/* "mutex_lock(&m) at file.c:12": what a report says the caller did. */
+#ifndef __KMUTEX_CALL
+#define __KMUTEX_CALL(fn, lock)	#fn "(" #lock ") at " __KMUTEX_SITE
+#endif
+
+/*
+ * One API for both builds (issue 14).  Each entry point is one inline
+ * function, its debugging-build call behind #ifdef KMUTEX_DEBUG, as the
+ * kernel keeps CONFIG_DEBUG_LOCK_ALLOC's.  The debugging build's reports
+ * name the caller's expression and line, which only a macro can see: so
+ * there the function takes one more parameter, __KMUTEX_CALLER (what the
+ * caller wrote, __KMUTEX_CALL), and a macro of the function's own name,
+ * defined after it, passes it: __KMUTEX_CALLED() calls the function of
+ * the same name, as a macro is not expanded again inside itself.  The
+ * function is always inlined, so the debug library's return address is
+ * still the caller.  In production nothing of this exists: the API is
+ * the inline functions alone.
+ */
+#ifdef KMUTEX_DEBUG
+#define __KMUTEX_CALLER			, const char *__kmutex_call
+#define __KMUTEX_CALLED(fn, lock)	fn((lock), __KMUTEX_CALL(fn, lock))
+#define __KMUTEX_CALLED2(fn, lock, a)	fn((lock), (a), __KMUTEX_CALL(fn, lock))
+/* An initialiser's: the variable's name as written, and the line. */
+#define __KMUTEX_NAMER			, const char *__kmutex_name,	\
+					const char *__kmutex_site
+#define __KMUTEX_NAMED(lock)		#lock, __KMUTEX_SITE
+#else
+#define __KMUTEX_CALLER
+#define __KMUTEX_NAMER
+#endif
+
 /*
  * The library is built twice, production and debugging, and their
  * objects must not be mixed (the two struct layouts differ).  Each
