@@ -69,13 +69,28 @@
 #define __KMUTEX_CALLER			, const char *__kmutex_call
 #define __KMUTEX_CALLED(fn, lock)	fn((lock), __KMUTEX_CALL(fn, lock))
 #define __KMUTEX_CALLED2(fn, lock, a)	fn((lock), (a), __KMUTEX_CALL(fn, lock))
-/* An initialiser's: the variable's name as written, and the line. */
+/*
+ * An initialiser's: the variable's name as written (#lock in the API's
+ * own macro, so that it is not macro-expanded first) and the line; with
+ * a class key, a static variable made in the caller's code: one class
+ * per init line, as in the kernel (a key made in a library function
+ * would put every lock in one class).
+ */
 #define __KMUTEX_NAMER			, const char *__kmutex_name,	\
 					const char *__kmutex_site
-#define __KMUTEX_NAMED(lock)		#lock, __KMUTEX_SITE
+#define __KMUTEX_CLASS_NAMER		, const char *__kmutex_name,	\
+					const void *__kmutex_key,	\
+					const char *__kmutex_site
+#define __KMUTEX_CLASSED(fn, lock, name)				\
+	do {								\
+		static char __kmutex_key;	/* the class: its address */ \
+									\
+		fn((lock), (name), &__kmutex_key, __KMUTEX_SITE);	\
+	} while (0)
 #else
 #define __KMUTEX_CALLER
 #define __KMUTEX_NAMER
+#define __KMUTEX_CLASS_NAMER
 #endif
 
 /*

@@ -46,11 +46,11 @@ struct completion {
 };
 
 #ifdef KMUTEX_DEBUG
-#define __KMUTEX_COMPLETION_DEBUG_INIT(work)				\
+#define __KMUTEX_COMPLETION_DEBUG_INIT(work, workname)			\
 		.magic = &(work),					\
-		.map = { .name = #work, .site = __KMUTEX_SITE },
+		.map = { .name = (workname), .site = __KMUTEX_SITE },
 #else
-#define __KMUTEX_COMPLETION_DEBUG_INIT(work)
+#define __KMUTEX_COMPLETION_DEBUG_INIT(work, workname)
 #endif
 
 #define COMPLETION_INITIALIZER(work)					\
@@ -58,7 +58,7 @@ struct completion {
 		.done = 0,						\
 		.wait_lock = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((work).wait_list),	\
-		__KMUTEX_COMPLETION_DEBUG_INIT(work)			\
+		__KMUTEX_COMPLETION_DEBUG_INIT(work, #work)		\
 	}
 
 /**
@@ -316,7 +316,7 @@ static __kmutex_inline void complete_all(struct completion *x)
 
 #ifdef KMUTEX_DEBUG
 /* The debugging build's call-site capture (kmutex/compiler.h). */
-#define init_completion(x)	init_completion((x), __KMUTEX_NAMED(x))
+#define init_completion(x)	init_completion((x), #x, __KMUTEX_SITE)
 #define reinit_completion(x)	__KMUTEX_CALLED(reinit_completion, x)
 #define wait_for_completion(x)	__KMUTEX_CALLED(wait_for_completion, x)
 #define wait_for_completion_interruptible(x) \

@@ -58,15 +58,15 @@ struct semaphore {
 };
 
 #ifdef KMUTEX_DEBUG
-#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n)			\
+#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n, str)		\
 		.magic = &(semname),					\
-		.map = { .name = #semname, .site = __KMUTEX_SITE },	\
+		.map = { .name = (str), .site = __KMUTEX_SITE },	\
 		.hint_count = (n),					\
 		.hint_holder = 0,					\
 		.hint_pairs = 0,					\
 		.hint_state = 0,
 #else
-#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n)
+#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n, str)
 #endif
 
 #define __SEMAPHORE_INITIALIZER(name, n)				\
@@ -74,7 +74,7 @@ struct semaphore {
 		.count = (n),						\
 		.wait_lock = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
-		__KMUTEX_SEMAPHORE_DEBUG_INIT(name, n)			\
+		__KMUTEX_SEMAPHORE_DEBUG_INIT(name, n, #name)		\
 	}
 
 #define __KMUTEX_DEFINE_SEMAPHORE1(name) \
@@ -264,7 +264,7 @@ static __kmutex_inline void up(struct semaphore *sem)
 
 #ifdef KMUTEX_DEBUG
 /* The debugging build's call-site capture (kmutex/compiler.h). */
-#define sema_init(sem, val)	sema_init((sem), (val), __KMUTEX_NAMED(sem))
+#define sema_init(sem, val)	sema_init((sem), (val), #sem, __KMUTEX_SITE)
 #define down_interruptible(sem)	__KMUTEX_CALLED(down_interruptible, sem)
 #define down_killable(sem)	__KMUTEX_CALLED(down_killable, sem)
 #define down_timeout(sem, timeout) \
