@@ -69,6 +69,8 @@
 #define __KMUTEX_CALLER			, const char *__kmutex_call
 #define __KMUTEX_CALLED(fn, lock)	fn((lock), __KMUTEX_CALL(fn, lock))
 #define __KMUTEX_CALLED2(fn, lock, a)	fn((lock), (a), __KMUTEX_CALL(fn, lock))
+/* The call as an extra argument, where the call is not of fn itself. */
+#define __KMUTEX_CALLARG(fn, lock)	, __KMUTEX_CALL(fn, lock)
 /*
  * An initialiser's: the variable's name as written (#lock in the API's
  * own macro, so that it is not macro-expanded first) and the line; with
@@ -89,6 +91,7 @@
 	} while (0)
 #else
 #define __KMUTEX_CALLER
+#define __KMUTEX_CALLARG(fn, lock)
 #define __KMUTEX_NAMER
 #define __KMUTEX_CLASS_NAMER
 #endif

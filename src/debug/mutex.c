@@ -199,7 +199,7 @@ static inline void mutex_held_fill(struct kmutex_thread *t,
  * This and the other entry points are the lock itself, which clang's
  * thread-safety analysis cannot follow (it would see the mutex taken or
  * released on no path it knows): __kmutex_no_analysis.  Their callers
- * are checked against the annotations in kmutex/debug_mutex.h.
+ * are checked against the annotations in <linux/mutex.h>.
  */
 KMUTEX_API __kmutex_no_analysis int
 kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
