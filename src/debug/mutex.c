@@ -178,12 +178,8 @@ static inline void mutex_held_fill(struct kmutex_thread *t,
 				   unsigned int subclass, const char *call,
 				   const void *ip, bool trylock)
 {
-	held_fill(t, h, &lock->dep_map, subclass, call, ip);
-	h->obj = lock;
-	h->obj_size = sizeof(*lock);
-	h->owner = &lock->owner;
-	h->trylock = trylock;
-	h->read = false;
+	held_fill_lock(t, h, lock, subclass, call, ip, &lock->owner, trylock,
+		       false);
 }
 
 /**
@@ -216,8 +212,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	prev = held_find(t, &lock->dep_map);
 	if (__kmutex_unlikely(prev != NULL) &&
 	    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != t->tid) {
@@ -232,19 +227,12 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	}
 	if (__kmutex_unlikely(nest_lock != NULL))
 		nest_lock = nest_lock_check(t, &next, nest_lock);
-	if (__kmutex_unlikely(prev != NULL)) {
-		lockdep_lock_acquire();
-		report_recursive(t, prev, &next);
-		lockdep_lock_release();
-	} else if (t->depth && !chain_known(next.chain_key)) {
-		validate_chain(t, &next, nest_lock);
-	}
+	lock_check_order(t, prev, &next, nest_lock);
 	STAT_CALLER(lock, ip);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
-	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 0;
 }
 
@@ -267,12 +255,10 @@ kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, 0, call, ip, true);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	if (!raw_trylock(lock))
 		return 0;
-	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 1;
 }
 
