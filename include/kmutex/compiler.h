@@ -69,6 +69,8 @@
 #define __KMUTEX_CALLER			, const char *__kmutex_call
 #define __KMUTEX_CALLED(fn, lock)	fn((lock), __KMUTEX_CALL(fn, lock))
 #define __KMUTEX_CALLED2(fn, lock, a)	fn((lock), (a), __KMUTEX_CALL(fn, lock))
+/* A function's own call, passed on to another entry point it calls. */
+#define __KMUTEX_CALLER_ARG		, __kmutex_call
 /* The call as an extra argument, where the call is not of fn itself. */
 #define __KMUTEX_CALLARG(fn, lock)	, __KMUTEX_CALL(fn, lock)
 /*
@@ -91,6 +93,7 @@
 	} while (0)
 #else
 #define __KMUTEX_CALLER
+#define __KMUTEX_CALLER_ARG
 #define __KMUTEX_CALLARG(fn, lock)
 #define __KMUTEX_NAMER
 #define __KMUTEX_CLASS_NAMER

@@ -176,14 +176,7 @@ wait_for_completion_interruptible(struct completion *x __KMUTEX_CALLER)
 static __kmutex_inline int
 wait_for_completion_killable(struct completion *x __KMUTEX_CALLER)
 {
-#ifdef KMUTEX_DEBUG
-	long r = kmutex_debug_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT,
-						  __kmutex_call);
-
-	return r < 0 ? (int)r : 0;
-#else
-	return wait_for_completion_interruptible(x);
-#endif
+	return wait_for_completion_interruptible(x __KMUTEX_CALLER_ARG);
 }
 
 /* A timeout in jiffies as the library takes it. */

@@ -306,12 +306,7 @@ mutex_lock_interruptible_nested(struct mutex *lock, unsigned int subclass
 static __kmutex_inline int
 mutex_lock_killable(struct mutex *lock __KMUTEX_CALLER)
 {
-#ifdef KMUTEX_DEBUG
-	return kmutex_debug_mutex_lock(lock, 0, __KMUTEX_NULL, 1,
-				       __kmutex_call);
-#else
-	return mutex_lock_interruptible(lock);
-#endif
+	return mutex_lock_interruptible(lock __KMUTEX_CALLER_ARG);
 }
 
 /* mutex_lock_killable() with a nesting level: see mutex_lock_nested. */
@@ -319,13 +314,8 @@ static __kmutex_inline int
 mutex_lock_killable_nested(struct mutex *lock, unsigned int subclass
 			   __KMUTEX_CALLER)
 {
-#ifdef KMUTEX_DEBUG
-	return kmutex_debug_mutex_lock(lock, subclass, __KMUTEX_NULL, 1,
-				       __kmutex_call);
-#else
-	(void)subclass;
-	return mutex_lock_interruptible(lock);
-#endif
+	return mutex_lock_interruptible_nested(lock, subclass
+					       __KMUTEX_CALLER_ARG);
 }
 
 /**

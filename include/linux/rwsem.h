@@ -258,11 +258,7 @@ down_read_interruptible(struct rw_semaphore *sem __KMUTEX_CALLER)
 static __kmutex_inline int
 down_read_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
-#ifdef KMUTEX_DEBUG
-	return kmutex_debug_rwsem_down(sem, 0, 1, 1, __kmutex_call);
-#else
-	return down_read_interruptible(sem);
-#endif
+	return down_read_interruptible(sem __KMUTEX_CALLER_ARG);
 }
 
 /**

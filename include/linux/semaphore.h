@@ -195,11 +195,7 @@ static __kmutex_inline int down_interruptible(struct semaphore *sem
 static __kmutex_inline int down_killable(struct semaphore *sem
 					 __KMUTEX_CALLER)
 {
-#ifdef KMUTEX_DEBUG
-	return kmutex_debug_sem_down(sem, 1, 0, 0, __kmutex_call);
-#else
-	return down_interruptible(sem);
-#endif
+	return down_interruptible(sem __KMUTEX_CALLER_ARG);
 }
 
 /**
