@@ -181,7 +181,7 @@ test-memcheck:
 
 # --- the debugging build (issue 4) -------------------------------------------
 # build/libkmutex-debug.{a,so}: src/*.c compiled with -DKMUTEX_DEBUG (the
-# same slow paths against the debug structs of include/kmutex/debug_*.h)
+# same slow paths against the debug fields of include/linux/*.h)
 # plus the checker in src/debug/.  Programs link with DEBUG_LDFLAGS, as
 # kmutex-debug.pc's Libs: see kmutex-debug(3).
 # tests/debug_*.c are built against this library, not the production one.

@@ -145,7 +145,7 @@ if command -v pkg-config > /dev/null; then
 	rm -f "$B/kmutex.pc" "$B/kmutex-debug.pc"
 	for f in usr/lib/libkmutex-debug.a usr/lib/libkmutex-debug.so.0 \
 		usr/lib/pkgconfig/kmutex-debug.pc \
-		usr/include/kmutex/kmutex/debug_mutex.h; do
+		usr/include/kmutex/kmutex/debug_signal.h; do
 		[ -e "$stage/$f" ] || bad "not installed: /$f"
 	done
 	export PKG_CONFIG_SYSROOT_DIR=$stage

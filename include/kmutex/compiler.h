@@ -47,6 +47,58 @@
 /* "file.c:123", a string literal naming the caller's line. */
 #define __KMUTEX_SITE		__FILE__ ":" __KMUTEX_STR(__LINE__)
 
+/* "mutex_lock(&m) at file.c:12": what a report says the caller did. */
+#ifndef __KMUTEX_CALL
+#define __KMUTEX_CALL(fn, lock)	#fn "(" #lock ") at " __KMUTEX_SITE
+#endif
+
+/*
+ * One API for both builds (issue 14).  Each entry point is one inline
+ * function, its debugging-build call behind #ifdef KMUTEX_DEBUG, as the
+ * kernel keeps CONFIG_DEBUG_LOCK_ALLOC's.  The debugging build's reports
+ * name the caller's expression and line, which only a macro can see: so
+ * there the function takes one more parameter, __KMUTEX_CALLER (what the
+ * caller wrote, __KMUTEX_CALL), and a macro of the function's own name,
+ * defined after it, passes it: __KMUTEX_CALLED() calls the function of
+ * the same name, as a macro is not expanded again inside itself.  The
+ * function is always inlined, so the debug library's return address is
+ * still the caller.  In production nothing of this exists: the API is
+ * the inline functions alone.
+ */
+#ifdef KMUTEX_DEBUG
+#define __KMUTEX_CALLER			, const char *__kmutex_call
+#define __KMUTEX_CALLED(fn, lock)	fn((lock), __KMUTEX_CALL(fn, lock))
+#define __KMUTEX_CALLED2(fn, lock, a)	fn((lock), (a), __KMUTEX_CALL(fn, lock))
+/* A function's own call, passed on to another entry point it calls. */
+#define __KMUTEX_CALLER_ARG		, __kmutex_call
+/* The call as an extra argument, where the call is not of fn itself. */
+#define __KMUTEX_CALLARG(fn, lock)	, __KMUTEX_CALL(fn, lock)
+/*
+ * An initialiser's: the variable's name as written (#lock in the API's
+ * own macro, so that it is not macro-expanded first) and the line; with
+ * a class key, a static variable made in the caller's code: one class
+ * per init line, as in the kernel (a key made in a library function
+ * would put every lock in one class).
+ */
+#define __KMUTEX_NAMER			, const char *__kmutex_name,	\
+					const char *__kmutex_site
+#define __KMUTEX_CLASS_NAMER		, const char *__kmutex_name,	\
+					const void *__kmutex_key,	\
+					const char *__kmutex_site
+#define __KMUTEX_CLASSED(fn, lock, name)				\
+	do {								\
+		static char __kmutex_key;	/* the class: its address */ \
+									\
+		fn((lock), (name), &__kmutex_key, __KMUTEX_SITE);	\
+	} while (0)
+#else
+#define __KMUTEX_CALLER
+#define __KMUTEX_CALLER_ARG
+#define __KMUTEX_CALLARG(fn, lock)
+#define __KMUTEX_NAMER
+#define __KMUTEX_CLASS_NAMER
+#endif
+
 /*
  * The library is built twice, production and debugging, and their
  * objects must not be mixed (the two struct layouts differ).  Each

@@ -185,6 +185,20 @@ struct kmutex_dep_map {
 };
 
 /*
+ * The dep_map of a statically initialised lock (DEFINE_MUTEX,
+ * DECLARE_RWSEM): keyed by its own address (key NULL), as lockdep does
+ * for static objects, so every such lock is a class of its own.
+ */
+#define __KMUTEX_DEP_MAP_INIT(lockname)					\
+	{								\
+		.key = __KMUTEX_NULL,					\
+		.name = (lockname),					\
+		.site = __KMUTEX_SITE,					\
+		.key_name = __KMUTEX_NULL,				\
+		.class_cache = { __KMUTEX_NULL },			\
+	}
+
+/*
  * What the debugging build keeps of a semaphore or a completion: they
  * take no part in the order checks (as in the kernel), so a name for
  * reports is all.

@@ -6,9 +6,9 @@
  * One copy, so the protocol modelled in model/rwsem.pml lives in one
  * place (with src/rwsem.c, the slow paths).
  *
- * Included by <linux/rwsem.h> and <kmutex/debug_rwsem.h> after their
- * struct rw_semaphore, which starts with the same fields in both
- * builds; never include it directly.
+ * Included by <linux/rwsem.h> after its struct rw_semaphore, which
+ * starts with the same fields in both builds; never include it
+ * directly.
  */
 #ifndef _KMUTEX_RWSEM_FAST_H
 #define _KMUTEX_RWSEM_FAST_H

@@ -20,27 +20,45 @@
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
+#ifdef KMUTEX_DEBUG
+#include <kmutex/debug_signal.h>
+#include <kmutex/lockdep.h>
+#endif
+
 __KMUTEX_BEGIN_DECLS
 
-#ifdef KMUTEX_DEBUG
 /*
- * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
- * names, checked by the debug library.  See kmutex-debug(3).
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug) has the
+ * same names, checked by the debug library (src/debug/completion.c): a
+ * completion takes no part in the lock-order checks (as in the kernel),
+ * but a wait in a signal handler and the use of a completion never
+ * initialised are reported.  See kmutex-debug(3).  Its fields follow the
+ * production ones, which src/completion.c uses in both builds.
  */
-#include <kmutex/debug_completion.h>
-#else /* !KMUTEX_DEBUG */
-
 struct completion {
 	unsigned int done;		/* pending completions; UINT_MAX: all */
 	int wait_lock;			/* internal futex lock for wait_list */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+#ifdef KMUTEX_DEBUG
+	const void *magic;		/* the completion itself once set up */
+	struct kmutex_obj_map map;	/* its name, for reports */
+#endif
 };
+
+#ifdef KMUTEX_DEBUG
+#define __KMUTEX_COMPLETION_DEBUG_INIT(work, workname)			\
+		.magic = &(work),					\
+		.map = { .name = (workname), .site = __KMUTEX_SITE },
+#else
+#define __KMUTEX_COMPLETION_DEBUG_INIT(work, workname)
+#endif
 
 #define COMPLETION_INITIALIZER(work)					\
 	{								\
 		.done = 0,						\
 		.wait_lock = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((work).wait_list),	\
+		__KMUTEX_COMPLETION_DEBUG_INIT(work, #work)		\
 	}
 
 /**
@@ -51,20 +69,39 @@ struct completion {
 	struct completion work = COMPLETION_INITIALIZER(work)
 #define DECLARE_COMPLETION_ONSTACK(work)	DECLARE_COMPLETION(work)
 
+/* The library's slow paths (src/completion.c), the same in both builds. */
 void kmutex_complete(struct completion *x, int all);
 long kmutex_wait_for_completion(struct completion *x, int intr, long timeout);
 bool kmutex_try_wait_for_completion(struct completion *x);
 void kmutex_completion_done_sync(struct completion *x);
 
+#ifdef KMUTEX_DEBUG
+/* The checked entry points (src/debug/completion.c). */
+void kmutex_debug_init_completion(struct completion *x, const char *name,
+				  const char *site);
+void kmutex_debug_reinit_completion(struct completion *x, const char *call);
+long kmutex_debug_wait_for_completion(struct completion *x, int intr,
+				      long timeout, const char *call);
+bool kmutex_debug_try_wait_for_completion(struct completion *x,
+					  const char *call);
+bool kmutex_debug_completion_done(struct completion *x, const char *call);
+void kmutex_debug_complete(struct completion *x, int all, const char *call);
+#endif
+
 /**
  * init_completion - initialise a completion at run time
  * @x: the completion; not done, nobody waiting
  */
-static __kmutex_inline void init_completion(struct completion *x)
+static __kmutex_inline void
+init_completion(struct completion *x __KMUTEX_NAMER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_init_completion(x, __kmutex_name, __kmutex_site);
+#else
 	x->done = 0;
 	x->wait_lock = 0;
 	__kmutex_list_init(&x->wait_list);
+#endif
 }
 
 /**
@@ -73,10 +110,15 @@ static __kmutex_inline void init_completion(struct completion *x)
  *
  * Forgets earlier complete() and complete_all() calls.
  */
-static __kmutex_inline void reinit_completion(struct completion *x)
+static __kmutex_inline void
+reinit_completion(struct completion *x __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_reinit_completion(x, __kmutex_call);
+#else
 	/* RELAXED: as in the kernel, no complete() or waiter may race it. */
 	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
+#endif
 }
 
 /**
@@ -86,10 +128,16 @@ static __kmutex_inline void reinit_completion(struct completion *x)
  * Consumes one complete() (none after complete_all()).  Signals do not
  * end the wait.
  */
-static __kmutex_inline void wait_for_completion(struct completion *x)
+static __kmutex_inline void
+wait_for_completion(struct completion *x __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT,
+					 __kmutex_call);
+#else
 	kmutex_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT);
 	__kmutex_tsan_acquire(x);
+#endif
 }
 
 /**
@@ -103,23 +151,38 @@ static __kmutex_inline void wait_for_completion(struct completion *x)
  * to sleep may not be seen: it then sleeps until the completion comes or
  * another handler runs during the sleep (wait_for_completion(3), BUGS).
  */
-static __kmutex_inline int wait_for_completion_interruptible(struct completion *x)
+static __kmutex_inline int
+wait_for_completion_interruptible(struct completion *x __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	long r = kmutex_debug_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT,
+						  __kmutex_call);
+
+	return r < 0 ? (int)r : 0;
+#else
 	long r = kmutex_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT);
 
 	return r < 0 ? (int)r : __kmutex_tsan_acquired(x, 0);
+#endif
 }
 
 /**
  * wait_for_completion_killable - as wait_for_completion_interruptible()
  * @x: the completion
  *
+ * Userspace has no fatal signal that returns: as interruptible.
  * Return: 0 or -EINTR.
  */
-static __kmutex_inline int wait_for_completion_killable(struct completion *x)
+static __kmutex_inline int
+wait_for_completion_killable(struct completion *x __KMUTEX_CALLER)
 {
-	return wait_for_completion_interruptible(x);
+	return wait_for_completion_interruptible(x __KMUTEX_CALLER_ARG);
 }
+
+/* A timeout in jiffies as the library takes it. */
+#define __KMUTEX_COMPLETION_TIMEOUT(timeout)				\
+	((timeout) > (unsigned long)MAX_SCHEDULE_TIMEOUT ?		\
+	 MAX_SCHEDULE_TIMEOUT : (long)(timeout))
 
 /**
  * wait_for_completion_timeout - wait at most @timeout jiffies
@@ -128,14 +191,19 @@ static __kmutex_inline int wait_for_completion_killable(struct completion *x)
  *
  * Return: 0 if it timed out, else the jiffies left (at least 1).
  */
-static __kmutex_inline unsigned long wait_for_completion_timeout(struct completion *x,
-							unsigned long timeout)
+static __kmutex_inline unsigned long
+wait_for_completion_timeout(struct completion *x, unsigned long timeout
+			    __KMUTEX_CALLER)
 {
-	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
-		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
+	long t = __KMUTEX_COMPLETION_TIMEOUT(timeout);
 
+#ifdef KMUTEX_DEBUG
+	return (unsigned long)kmutex_debug_wait_for_completion(x, 0, t,
+							       __kmutex_call);
+#else
 	return (unsigned long)__kmutex_tsan_acquired_pos(x,
 			kmutex_wait_for_completion(x, 0, t));
+#endif
 }
 
 /**
@@ -151,12 +219,15 @@ static __kmutex_inline unsigned long wait_for_completion_timeout(struct completi
  */
 static __kmutex_inline long
 wait_for_completion_interruptible_timeout(struct completion *x,
-					  unsigned long timeout)
+					  unsigned long timeout __KMUTEX_CALLER)
 {
-	long t = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ?
-		 MAX_SCHEDULE_TIMEOUT : (long)timeout;
+	long t = __KMUTEX_COMPLETION_TIMEOUT(timeout);
 
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_wait_for_completion(x, 1, t, __kmutex_call);
+#else
 	return __kmutex_tsan_acquired_pos(x, kmutex_wait_for_completion(x, 1, t));
+#endif
 }
 
 /**
@@ -166,12 +237,17 @@ wait_for_completion_interruptible_timeout(struct completion *x,
  * Return: true if it was done (and one complete() is consumed), false
  * if waiting would have been needed.  Never sleeps.
  */
-static __kmutex_inline bool try_wait_for_completion(struct completion *x)
+static __kmutex_inline bool
+try_wait_for_completion(struct completion *x __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_try_wait_for_completion(x, __kmutex_call);
+#else
 	/* ACQUIRE pairs with complete()'s RELEASE (src/completion.c). */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
 	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
+#endif
 }
 
 /**
@@ -180,8 +256,12 @@ static __kmutex_inline bool try_wait_for_completion(struct completion *x)
  *
  * Return: true if a wait would not sleep now.  Changes nothing.
  */
-static __kmutex_inline bool completion_done(struct completion *x)
+static __kmutex_inline bool
+completion_done(struct completion *x __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_completion_done(x, __kmutex_call);
+#else
 	/* ACQUIRE: "done" means the completer's writes are visible. */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
@@ -189,16 +269,27 @@ static __kmutex_inline bool completion_done(struct completion *x)
 	kmutex_completion_done_sync(x);
 	__kmutex_tsan_acquire(x);
 	return true;
+#endif
 }
 
+/*
+ * complete() and complete_all() have no call-site macro in the debugging
+ * build: "complete" is a common struct member (req->complete(req)),
+ * which a function-like macro would eat.  Their reports name the call
+ * alone; the frame is the caller's, as they are always inlined.
+ */
 /**
  * complete - complete once: wake one waiter, or let the next wait pass
  * @x: the completion
  */
 static __kmutex_inline void complete(struct completion *x)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_complete(x, 0, "complete()");
+#else
 	__kmutex_tsan_release(x);
 	kmutex_complete(x, 0);
+#endif
 }
 
 /**
@@ -208,11 +299,31 @@ static __kmutex_inline void complete(struct completion *x)
  */
 static __kmutex_inline void complete_all(struct completion *x)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_complete(x, 1, "complete_all()");
+#else
 	__kmutex_tsan_release(x);
 	kmutex_complete(x, 1);
+#endif
 }
 
-#endif /* !KMUTEX_DEBUG */
+#ifdef KMUTEX_DEBUG
+/* The debugging build's call-site capture (kmutex/compiler.h). */
+#define init_completion(x)	init_completion((x), #x, __KMUTEX_SITE)
+#define reinit_completion(x)	__KMUTEX_CALLED(reinit_completion, x)
+#define wait_for_completion(x)	__KMUTEX_CALLED(wait_for_completion, x)
+#define wait_for_completion_interruptible(x) \
+	__KMUTEX_CALLED(wait_for_completion_interruptible, x)
+#define wait_for_completion_killable(x) \
+	__KMUTEX_CALLED(wait_for_completion_killable, x)
+#define wait_for_completion_timeout(x, timeout) \
+	__KMUTEX_CALLED2(wait_for_completion_timeout, x, timeout)
+#define wait_for_completion_interruptible_timeout(x, timeout) \
+	__KMUTEX_CALLED2(wait_for_completion_interruptible_timeout, x, timeout)
+#define try_wait_for_completion(x) \
+	__KMUTEX_CALLED(try_wait_for_completion, x)
+#define completion_done(x)	__KMUTEX_CALLED(completion_done, x)
+#endif /* KMUTEX_DEBUG */
 
 __KMUTEX_END_DECLS
 

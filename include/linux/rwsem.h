@@ -36,15 +36,11 @@
 #include <kmutex/lockdep.h>
 #include <kmutex/tsan.h>
 
-__KMUTEX_BEGIN_DECLS
-
 #ifdef KMUTEX_DEBUG
-/*
- * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
- * names, checked by the debug library.  See kmutex-debug(3).
- */
-#include <kmutex/debug_rwsem.h>
-#else /* !KMUTEX_DEBUG */
+#include <kmutex/debug_signal.h>
+#endif
+
+__KMUTEX_BEGIN_DECLS
 
 #define RWSEM_WRITER_LOCKED	(1 << 0)
 #define RWSEM_FLAG_WAITERS	(1 << 1)
@@ -52,14 +48,39 @@ __KMUTEX_BEGIN_DECLS
 #define RWSEM_READER_SHIFT	8
 #define RWSEM_READER_BIAS	(1 << RWSEM_READER_SHIFT)
 
-/* A capability to clang -Wthread-safety, shared by readers. */
+/*
+ * A capability to clang -Wthread-safety, shared by readers.
+ *
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug) has the
+ * same names, checked by the debug library (src/debug/rwsem.c) the way
+ * the kernel's lockdep does: see kmutex-debug(3).  Its fields follow the
+ * production ones, so that the fast paths (kmutex/rwsem_fast.h) and the
+ * slow paths (src/rwsem.c) are the same code in both builds.
+ */
 struct __kmutex_capability("rw_semaphore") rw_semaphore {
 	int count;			/* see above */
 	int wait_lock;			/* internal futex lock for wait_list */
 	int spinner;			/* a writer is spinning in its slow path */
 	int woken;			/* waiters woken that have not run yet */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+#ifdef KMUTEX_DEBUG
+	int owner;			/* tid of the writer, 0 if none */
+	int stolen_reads;		/* read locks released by non-holders */
+	const void *magic;		/* the rwsem itself once initialised */
+	struct kmutex_dep_map dep_map;	/* its lock class, name, init site */
+#endif
 };
+
+#ifdef KMUTEX_DEBUG
+/* A statically initialised rwsem is a class of its own (key NULL). */
+#define __KMUTEX_RWSEM_DEBUG_INIT(lockname, str)			\
+		.owner = 0,						\
+		.stolen_reads = 0,					\
+		.magic = &(lockname),					\
+		.dep_map = __KMUTEX_DEP_MAP_INIT(str),
+#else
+#define __KMUTEX_RWSEM_DEBUG_INIT(lockname, str)
+#endif
 
 #define __RWSEM_INITIALIZER(name)					\
 	{								\
@@ -68,6 +89,7 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 		.spinner = 0,						\
 		.woken = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
+		__KMUTEX_RWSEM_DEBUG_INIT(name, #name)			\
 	}
 
 /**
@@ -77,8 +99,23 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 #define DECLARE_RWSEM(name) \
 	struct rw_semaphore name = __RWSEM_INITIALIZER(name)
 
-/* The fast paths and slow-path entries, shared with the debugging build. */
+/* The fast paths and slow-path entries, the same in both builds. */
 #include <kmutex/rwsem_fast.h>
+
+#ifdef KMUTEX_DEBUG
+/* The checked entry points (src/debug/rwsem.c). */
+void kmutex_debug_rwsem_init(struct rw_semaphore *sem, const char *name,
+			     const void *key,
+			     const char *site);
+int kmutex_debug_rwsem_down(struct rw_semaphore *sem, unsigned int subclass,
+			    int read, int intr, const char *call);
+int kmutex_debug_rwsem_trylock(struct rw_semaphore *sem, int read,
+			       const char *call);
+void kmutex_debug_rwsem_up(struct rw_semaphore *sem, int read,
+			   const char *call);
+void kmutex_debug_rwsem_downgrade(struct rw_semaphore *sem,
+				  const char *call);
+#endif
 
 /*
  * What each call does to the rwsem, for clang -Wthread-safety
@@ -86,40 +123,67 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
  * forms that return 0 or -EINTR hold it when they return 0.  The bodies
  * are the lock itself, which the analysis cannot follow.
  */
-static __kmutex_inline void down_read(struct rw_semaphore *sem)
+static __kmutex_inline void down_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
-static __kmutex_inline int down_read_interruptible(struct rw_semaphore *sem)
+static __kmutex_inline void
+down_read_nested(struct rw_semaphore *sem, unsigned int subclass
+		 __KMUTEX_CALLER)
+	__kmutex_acquires_shared(sem) __kmutex_no_analysis;
+static __kmutex_inline int
+down_read_interruptible(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
-static __kmutex_inline int down_read_killable(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_read_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_cond_acquires_shared(0, sem) __kmutex_no_analysis;
-static __kmutex_inline int down_read_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_read_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_cond_acquires_shared(1, sem) __kmutex_no_analysis;
-static __kmutex_inline void up_read(struct rw_semaphore *sem)
+static __kmutex_inline void up_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_releases_shared(sem) __kmutex_no_analysis;
-static __kmutex_inline void down_write(struct rw_semaphore *sem)
+static __kmutex_inline void down_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_acquires(sem) __kmutex_no_analysis;
-static __kmutex_inline int down_write_killable(struct rw_semaphore *sem)
+static __kmutex_inline void
+down_write_nested(struct rw_semaphore *sem, unsigned int subclass
+		  __KMUTEX_CALLER)
+	__kmutex_acquires(sem) __kmutex_no_analysis;
+static __kmutex_inline int
+down_write_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
-static __kmutex_inline int down_write_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_write_killable_nested(struct rw_semaphore *sem, unsigned int subclass
+			   __KMUTEX_CALLER)
+	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
+static __kmutex_inline int
+down_write_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_cond_acquires(1, sem) __kmutex_no_analysis;
-static __kmutex_inline void up_write(struct rw_semaphore *sem)
+static __kmutex_inline void up_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_releases(sem) __kmutex_no_analysis;
-static __kmutex_inline void downgrade_write(struct rw_semaphore *sem)
+static __kmutex_inline void
+downgrade_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 	__kmutex_releases(sem) __kmutex_acquires_shared(sem)
 	__kmutex_no_analysis;
 
 /**
  * init_rwsem - initialise a rwsem at run time
  * @sem: the rwsem; unlocked, nobody waiting
+ *
+ * In the debugging build, each init_rwsem() line is a lock class, as in
+ * the kernel.
  */
-static __kmutex_inline void init_rwsem(struct rw_semaphore *sem)
+static __kmutex_inline void
+init_rwsem(struct rw_semaphore *sem __KMUTEX_CLASS_NAMER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_init(sem, __kmutex_name, __kmutex_key,
+				__kmutex_site);
+#else
 	sem->count = 0;
 	sem->wait_lock = 0;
 	sem->spinner = 0;
 	sem->woken = 0;
 	__kmutex_list_init(&sem->wait_list);
 	__kmutex_tsan_create(sem);
+#endif
 }
 
 /**
@@ -130,11 +194,35 @@ static __kmutex_inline void init_rwsem(struct rw_semaphore *sem)
  * one more aborts the program, saying so); none while a writer holds
  * it, and a new reader queues behind any waiting writer.
  */
-static __kmutex_inline void down_read(struct rw_semaphore *sem)
+static __kmutex_inline void down_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_down(sem, 0, 1, 0, __kmutex_call);
+#else
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	__kmutex_rwsem_down(sem, 1, 0);
 	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_READ, true);
+#endif
+}
+
+/**
+ * down_read_nested - down_read() with a lockdep nesting level
+ * @sem: the rwsem
+ * @subclass: the nesting level, for taking two rwsems of one class in a
+ *	fixed order; the production build only evaluates it
+ *
+ * down_write_nested() and down_write_killable_nested() likewise.
+ */
+static __kmutex_inline void
+down_read_nested(struct rw_semaphore *sem, unsigned int subclass
+		 __KMUTEX_CALLER)
+{
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_down(sem, subclass, 1, 0, __kmutex_call);
+#else
+	(void)subclass;
+	down_read(sem);
+#endif
 }
 
 /**
@@ -148,22 +236,29 @@ static __kmutex_inline void down_read(struct rw_semaphore *sem)
  * to sleep may not be seen: it then sleeps until the lock comes or another
  * handler runs during the sleep (down_read(3), BUGS).
  */
-static __kmutex_inline int down_read_interruptible(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_read_interruptible(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_rwsem_down(sem, 0, 1, 1, __kmutex_call);
+#else
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
 	return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ,
 				    __kmutex_rwsem_down(sem, 1, 1));
+#endif
 }
 
 /**
  * down_read_killable - as down_read_interruptible()
  * @sem: the rwsem
  *
+ * Userspace has no fatal signal that returns: as interruptible.
  * Return: 0 or -EINTR.
  */
-static __kmutex_inline int down_read_killable(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_read_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
-	return down_read_interruptible(sem);
+	return down_read_interruptible(sem __KMUTEX_CALLER_ARG);
 }
 
 /**
@@ -173,12 +268,17 @@ static __kmutex_inline int down_read_killable(struct rw_semaphore *sem)
  * Return: 1 if a read lock was taken, 0 if not (also when
  * RWSEM_READERS_MAX readers hold it).  Never sleeps.
  */
-static __kmutex_inline int down_read_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_read_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_rwsem_trylock(sem, 1, __kmutex_call);
+#else
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
 
 	__kmutex_tsan_pre_lock(sem, f);
 	return __kmutex_tsan_trylocked(sem, f, __kmutex_rwsem_trylock(sem, 1));
+#endif
 }
 
 /**
@@ -188,22 +288,43 @@ static __kmutex_inline int down_read_trylock(struct rw_semaphore *sem)
  * The last reader out, when someone waits, goes to the slow path to let
  * the first waiter (a writer) in.
  */
-static __kmutex_inline void up_read(struct rw_semaphore *sem)
+static __kmutex_inline void up_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_up(sem, 1, __kmutex_call);
+#else
 	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
 	__kmutex_rwsem_up(sem, 1);
 	__kmutex_tsan_post_unlock(sem, __KMUTEX_TSAN_READ);
+#endif
 }
 
 /**
  * down_write - take a rwsem for writing, waiting as long as it takes
  * @sem: the rwsem
  */
-static __kmutex_inline void down_write(struct rw_semaphore *sem)
+static __kmutex_inline void down_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_down(sem, 0, 0, 0, __kmutex_call);
+#else
 	__kmutex_tsan_pre_lock(sem, 0);
 	__kmutex_rwsem_down(sem, 0, 0);
 	__kmutex_tsan_post_lock(sem, 0, true);
+#endif
+}
+
+/* down_write() with a lockdep nesting level: see down_read_nested(). */
+static __kmutex_inline void
+down_write_nested(struct rw_semaphore *sem, unsigned int subclass
+		  __KMUTEX_CALLER)
+{
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_down(sem, subclass, 0, 0, __kmutex_call);
+#else
+	(void)subclass;
+	down_write(sem);
+#endif
 }
 
 /**
@@ -217,10 +338,28 @@ static __kmutex_inline void down_write(struct rw_semaphore *sem)
  * to sleep may not be seen: it then sleeps until the lock comes or another
  * handler runs during the sleep (down_read(3), BUGS).
  */
-static __kmutex_inline int down_write_killable(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_write_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_rwsem_down(sem, 0, 0, 1, __kmutex_call);
+#else
 	__kmutex_tsan_pre_lock(sem, 0);
 	return __kmutex_tsan_locked(sem, 0, __kmutex_rwsem_down(sem, 0, 1));
+#endif
+}
+
+/* down_write_killable() with a nesting level: see down_read_nested(). */
+static __kmutex_inline int
+down_write_killable_nested(struct rw_semaphore *sem, unsigned int subclass
+			   __KMUTEX_CALLER)
+{
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_rwsem_down(sem, subclass, 0, 1, __kmutex_call);
+#else
+	(void)subclass;
+	return down_write_killable(sem);
+#endif
 }
 
 /**
@@ -229,14 +368,19 @@ static __kmutex_inline int down_write_killable(struct rw_semaphore *sem)
  *
  * Return: 1 if the write lock was taken, 0 if not.  Never sleeps.
  */
-static __kmutex_inline int down_write_trylock(struct rw_semaphore *sem)
+static __kmutex_inline int
+down_write_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_rwsem_trylock(sem, 0, __kmutex_call);
+#else
 	bool ok;
 
 	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_TRY);
 	ok = __kmutex_rwsem_trylock(sem, 0);
 	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_TRY, ok);
 	return ok;
+#endif
 }
 
 /**
@@ -247,11 +391,15 @@ static __kmutex_inline int down_write_trylock(struct rw_semaphore *sem)
  * readers up to the first waiting writer.  Releasing a rwsem that is not
  * write-locked aborts with a message.
  */
-static __kmutex_inline void up_write(struct rw_semaphore *sem)
+static __kmutex_inline void up_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_up(sem, 0, __kmutex_call);
+#else
 	__kmutex_tsan_pre_unlock(sem, 0);
 	__kmutex_rwsem_up(sem, 0);
 	__kmutex_tsan_post_unlock(sem, 0);
+#endif
 }
 
 /**
@@ -260,8 +408,12 @@ static __kmutex_inline void up_write(struct rw_semaphore *sem)
  *
  * Readers waiting at the head of the queue join it at once.
  */
-static __kmutex_inline void downgrade_write(struct rw_semaphore *sem)
+static __kmutex_inline void
+downgrade_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_rwsem_downgrade(sem, __kmutex_call);
+#else
 	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
 
 	/*
@@ -273,14 +425,16 @@ static __kmutex_inline void downgrade_write(struct rw_semaphore *sem)
 	__kmutex_tsan_post_unlock(sem, 0);
 	__kmutex_tsan_pre_lock(sem, f);
 	__kmutex_tsan_post_lock(sem, f, true);
+#endif
 }
 
 /**
  * rwsem_is_locked - tell whether a rwsem is held (for reading or writing)
  * @sem: the rwsem
  *
- * Return: true if held.  Changes nothing; a reader passing through a
- * failed fast path may make it answer true for an instant.
+ * Return: true if held (not checked, also in the debugging build: as in
+ * the kernel).  Changes nothing; a reader passing through a failed fast
+ * path may make it answer true for an instant.
  */
 static __kmutex_inline int rwsem_is_locked(struct rw_semaphore *sem)
 {
@@ -289,34 +443,29 @@ static __kmutex_inline int rwsem_is_locked(struct rw_semaphore *sem)
 		~(RWSEM_FLAG_WAITERS | RWSEM_FLAG_HANDOFF)) != 0;
 }
 
-/**
- * down_read_nested - down_read() with a lockdep nesting level
- * @sem: the rwsem
- * @subclass: the nesting level; the production build only evaluates it
- *
- * down_write_nested() and down_write_killable_nested() likewise.
- */
+#ifdef KMUTEX_DEBUG
+/* The debugging build's call-site capture (kmutex/compiler.h). */
+#define init_rwsem(sem)		__KMUTEX_CLASSED(init_rwsem, sem, #sem)
+#define down_read(sem)		__KMUTEX_CALLED(down_read, sem)
 #define down_read_nested(sem, subclass) \
-	do { (void)(subclass); down_read(sem); } while (0)
+	__KMUTEX_CALLED2(down_read_nested, sem, subclass)
+#define down_read_interruptible(sem) \
+	__KMUTEX_CALLED(down_read_interruptible, sem)
+#define down_read_killable(sem)	__KMUTEX_CALLED(down_read_killable, sem)
+#define down_read_trylock(sem)	__KMUTEX_CALLED(down_read_trylock, sem)
+#define up_read(sem)		__KMUTEX_CALLED(up_read, sem)
+#define down_write(sem)		__KMUTEX_CALLED(down_write, sem)
 #define down_write_nested(sem, subclass) \
-	do { (void)(subclass); down_write(sem); } while (0)
+	__KMUTEX_CALLED2(down_write_nested, sem, subclass)
+#define down_write_killable(sem) __KMUTEX_CALLED(down_write_killable, sem)
 #define down_write_killable_nested(sem, subclass) \
-	__kmutex_down_write_killable_nested((sem), (subclass))
-
-/* A function, for clang's analysis: see mutex_lock_interruptible_nested. */
-static __kmutex_inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
-						      unsigned int subclass)
-	__kmutex_cond_acquires(0, sem) __kmutex_no_analysis;
-static __kmutex_inline int __kmutex_down_write_killable_nested(struct rw_semaphore *sem,
-						      unsigned int subclass)
-{
-	(void)subclass;
-	return down_write_killable(sem);
-}
+	__KMUTEX_CALLED2(down_write_killable_nested, sem, subclass)
+#define down_write_trylock(sem)	__KMUTEX_CALLED(down_write_trylock, sem)
+#define up_write(sem)		__KMUTEX_CALLED(up_write, sem)
+#define downgrade_write(sem)	__KMUTEX_CALLED(downgrade_write, sem)
+#endif /* KMUTEX_DEBUG */
 
 /* lockdep_assert_held(&sem): clang then takes sem as held for reading. */
-#endif /* !KMUTEX_DEBUG */
-
 __KMUTEX_CAPABILITY_HELPERS(struct rw_semaphore, __kmutex_asserts_shared)
 
 #include <linux/cleanup.h>

@@ -25,27 +25,56 @@
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
+#ifdef KMUTEX_DEBUG
+#include <kmutex/debug_signal.h>
+#include <kmutex/lockdep.h>
+#endif
+
 __KMUTEX_BEGIN_DECLS
 
-#ifdef KMUTEX_DEBUG
 /*
- * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug): the same
- * names, checked by the debug library.  See kmutex-debug(3).
+ * The debugging build (-DKMUTEX_DEBUG, pkg-config kmutex-debug) has the
+ * same names, checked by the debug library (src/debug/semaphore.c).  A
+ * semaphore takes no part in the lock-order checks (any thread may up()
+ * it, so there is no holder to order; the kernel's lockdep does not
+ * track them either), but a down() that may sleep in a signal handler
+ * and the use of a semaphore never initialised are reported.  See
+ * kmutex-debug(3).  Its fields follow the production ones, which the
+ * slow paths of src/semaphore.c use in both builds.
  */
-#include <kmutex/debug_semaphore.h>
-#else /* !KMUTEX_DEBUG */
-
 struct semaphore {
 	int count;			/* free units, or -1: waiters */
 	int wait_lock;			/* internal futex lock for wait_list */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
+#ifdef KMUTEX_DEBUG
+	const void *magic;		/* the semaphore itself once set up */
+	struct kmutex_obj_map map;	/* its name, for reports */
+	/* Is it a mutex in disguise? (src/debug/hint.c) */
+	int hint_count;			/* the count it was set up with */
+	int hint_holder;		/* tid of the down() not yet up()ed */
+	unsigned int hint_pairs;	/* down/up pairs of one thread */
+	unsigned int hint_state;	/* watching, not a mutex, hinted */
+#endif
 };
+
+#ifdef KMUTEX_DEBUG
+#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n, str)		\
+		.magic = &(semname),					\
+		.map = { .name = (str), .site = __KMUTEX_SITE },	\
+		.hint_count = (n),					\
+		.hint_holder = 0,					\
+		.hint_pairs = 0,					\
+		.hint_state = 0,
+#else
+#define __KMUTEX_SEMAPHORE_DEBUG_INIT(semname, n, str)
+#endif
 
 #define __SEMAPHORE_INITIALIZER(name, n)				\
 	{								\
 		.count = (n),						\
 		.wait_lock = 0,						\
 		.wait_list = KMUTEX_LIST_INIT((name).wait_list),	\
+		__KMUTEX_SEMAPHORE_DEBUG_INIT(name, n, #name)		\
 	}
 
 #define __KMUTEX_DEFINE_SEMAPHORE1(name) \
@@ -64,23 +93,40 @@ struct semaphore {
 	__KMUTEX_PICK3(__VA_ARGS__, __KMUTEX_DEFINE_SEMAPHORE2,		\
 		       __KMUTEX_DEFINE_SEMAPHORE1, _)(__VA_ARGS__)
 
+/* The library's slow paths (src/semaphore.c), the same in both builds. */
 void kmutex_down_slowpath(struct semaphore *sem);
 int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 				long timeout_ms);
 void kmutex_up_slowpath(struct semaphore *sem);
+
+#ifdef KMUTEX_DEBUG
+/* The checked entry points (src/debug/semaphore.c). */
+void kmutex_debug_sema_init(struct semaphore *sem, int val, const char *name,
+			    const char *site);
+int kmutex_debug_sem_down(struct semaphore *sem, int intr, int timed,
+			  long timeout, const char *call);
+int kmutex_debug_sem_trylock(struct semaphore *sem, const char *call);
+void kmutex_debug_sem_up(struct semaphore *sem, const char *call);
+#endif
 
 /**
  * sema_init - initialise a semaphore at run time
  * @sem: the semaphore
  * @val: its initial count, 0 to INT_MAX
  */
-static __kmutex_inline void sema_init(struct semaphore *sem, int val)
+static __kmutex_inline void sema_init(struct semaphore *sem, int val
+				      __KMUTEX_NAMER)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_sema_init(sem, val, __kmutex_name, __kmutex_site);
+#else
 	sem->count = val;
 	sem->wait_lock = 0;
 	__kmutex_list_init(&sem->wait_list);
+#endif
 }
 
+#ifndef KMUTEX_DEBUG
 /* Take a unit if one is free, without waiting: count n > 0 -> n - 1. */
 static __kmutex_inline bool __kmutex_down_fast(struct semaphore *sem)
 {
@@ -92,16 +138,27 @@ static __kmutex_inline bool __kmutex_down_fast(struct semaphore *sem)
 			return true;
 	return false;
 }
+#endif
 
+/*
+ * down() and up() have no call-site macro in the debugging build: their
+ * names are common as struct members (ops->up(x)), which a function-like
+ * macro would eat.  Their reports name the call alone; the frame is the
+ * caller's, as they are always inlined.
+ */
 /**
  * down - take a unit of the semaphore, waiting as long as it takes
  * @sem: the semaphore
  */
 static __kmutex_inline void down(struct semaphore *sem)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_sem_down(sem, 0, 0, 0, "down()");
+#else
 	if (__kmutex_unlikely(!__kmutex_down_fast(sem)))
 		kmutex_down_slowpath(sem);
 	__kmutex_tsan_acquire(sem);
+#endif
 }
 
 /**
@@ -115,12 +172,17 @@ static __kmutex_inline void down(struct semaphore *sem)
  * to sleep may not be seen: it then sleeps until a unit comes or another
  * handler runs during the sleep (down(3), BUGS).
  */
-static __kmutex_inline int down_interruptible(struct semaphore *sem)
+static __kmutex_inline int down_interruptible(struct semaphore *sem
+					      __KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_sem_down(sem, 1, 0, 0, __kmutex_call);
+#else
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);
 	return __kmutex_tsan_acquired(sem,
 			kmutex_down_common_slowpath(sem, 1, -1));
+#endif
 }
 
 /**
@@ -130,9 +192,10 @@ static __kmutex_inline int down_interruptible(struct semaphore *sem)
  * As down_interruptible(): in userspace every handled signal interrupts.
  * Return: 0 or -EINTR.
  */
-static __kmutex_inline int down_killable(struct semaphore *sem)
+static __kmutex_inline int down_killable(struct semaphore *sem
+					 __KMUTEX_CALLER)
 {
-	return down_interruptible(sem);
+	return down_interruptible(sem __KMUTEX_CALLER_ARG);
 }
 
 /**
@@ -142,9 +205,14 @@ static __kmutex_inline int down_killable(struct semaphore *sem)
  * Return: 0 if a unit was taken, 1 if not (the opposite of
  * mutex_trylock(), as in the kernel).  Never sleeps.
  */
-static __kmutex_inline int down_trylock(struct semaphore *sem)
+static __kmutex_inline int down_trylock(struct semaphore *sem
+					__KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_sem_trylock(sem, __kmutex_call);
+#else
 	return __kmutex_tsan_acquired(sem, !__kmutex_down_fast(sem));
+#endif
 }
 
 /**
@@ -154,22 +222,31 @@ static __kmutex_inline int down_trylock(struct semaphore *sem)
  *
  * Return: 0 with a unit taken, or -ETIME if none came in time.
  */
-static __kmutex_inline int down_timeout(struct semaphore *sem, long timeout)
+static __kmutex_inline int down_timeout(struct semaphore *sem, long timeout
+					__KMUTEX_CALLER)
 {
+#ifdef KMUTEX_DEBUG
+	return kmutex_debug_sem_down(sem, 0, 1, timeout, __kmutex_call);
+#else
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
 		return __kmutex_tsan_acquired(sem, 0);
 	return __kmutex_tsan_acquired(sem, kmutex_down_common_slowpath(sem, 0,
 						timeout < 0 ? 0 : timeout));
+#endif
 }
 
 /**
  * up - release a unit of the semaphore
  * @sem: the semaphore
  *
- * Any thread may call it.  If threads wait, the first one gets the unit.
+ * Any thread may call it, also a signal handler.  If threads wait, the
+ * first one gets the unit.
  */
 static __kmutex_inline void up(struct semaphore *sem)
 {
+#ifdef KMUTEX_DEBUG
+	kmutex_debug_sem_up(sem, "up()");
+#else
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
 	__kmutex_tsan_release(sem);
@@ -178,9 +255,18 @@ static __kmutex_inline void up(struct semaphore *sem)
 		if (__kmutex_cas_release(&sem->count, &c, c + 1))
 			return;
 	kmutex_up_slowpath(sem);
+#endif
 }
 
-#endif /* !KMUTEX_DEBUG */
+#ifdef KMUTEX_DEBUG
+/* The debugging build's call-site capture (kmutex/compiler.h). */
+#define sema_init(sem, val)	sema_init((sem), (val), #sem, __KMUTEX_SITE)
+#define down_interruptible(sem)	__KMUTEX_CALLED(down_interruptible, sem)
+#define down_killable(sem)	__KMUTEX_CALLED(down_killable, sem)
+#define down_timeout(sem, timeout) \
+	__KMUTEX_CALLED2(down_timeout, sem, timeout)
+#define down_trylock(sem)	__KMUTEX_CALLED(down_trylock, sem)
+#endif /* KMUTEX_DEBUG */
 
 #include <linux/cleanup.h>
 DEFINE_GUARD(semaphore, struct semaphore *, down(_T), up(_T))

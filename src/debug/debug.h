@@ -325,4 +325,58 @@ extern __thread int lockdep_in_handler
 	__attribute__((tls_model("initial-exec")));
 int lockdep_handler_signal(void);	/* the signal being handled, or 0 */
 
+/*
+ * The shape of a checked lock call, the same for the mutex and the rwsem
+ * (mutex.c, rwsem.c): fill the held entry of the lock it takes
+ * (held_fill_lock), check it (lock_check_handler, lock_check_order for a
+ * blocking call), take the lock itself, then record it (lock_taken).
+ */
+
+/* held_fill() for @lock; its holder's tid is at @owner_ (NULL: a reader). */
+#define held_fill_lock(t, h, lock, subclass, call, ip, owner_, try_, read_) \
+	do {								\
+		held_fill((t), (h), &(lock)->dep_map, (subclass),	\
+			  (call), (ip));				\
+		(h)->obj = (lock);					\
+		(h)->obj_size = sizeof(*(lock));			\
+		(h)->owner = (owner_);					\
+		(h)->trylock = (try_);					\
+		(h)->read = (read_);					\
+	} while (0)
+
+/* A lock taken in a signal handler: see check_handler(). */
+static inline void lock_check_handler(struct kmutex_thread *t,
+				      struct held_lock *next)
+{
+	if (__kmutex_unlikely(lockdep_in_handler))
+		check_handler(t, next);
+}
+
+/*
+ * Before a blocking lock call waits: a lock this thread holds already
+ * (@prev, its entry) is a recursive lock, reported; else a chain of held
+ * locks not seen before is validated.
+ */
+static inline void lock_check_order(struct kmutex_thread *t,
+				    struct held_lock *prev,
+				    struct held_lock *next,
+				    const struct kmutex_dep_map *nest_lock)
+{
+	if (__kmutex_unlikely(prev != NULL)) {
+		lockdep_lock_acquire();
+		report_recursive(t, prev, next);
+		lockdep_lock_release();
+	} else if (t->depth && !chain_known(next->chain_key)) {
+		validate_chain(t, next, nest_lock);
+	}
+}
+
+/* The lock is taken: this thread is its holder (a writer's), @next held. */
+static inline void lock_taken(struct kmutex_thread *t, struct held_lock *next)
+{
+	if (next->owner)
+		__atomic_store_n(next->owner, t->tid, __ATOMIC_RELAXED);
+	held_commit(t, next);
+}
+
 #endif /* _KMUTEX_SRC_DEBUG_H */

@@ -107,8 +107,7 @@ KMUTEX_API void kmutex_lock_acquire(struct kmutex_lockdep_map *map,
 	next.owner = NULL;
 	next.trylock = trylock != 0;
 	next.read = read != 0;
-	if (lockdep_in_handler)
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	if (nest)
 		nest_map = nest_lock_check(t, &next, &nest->map);
 	prev = held_find(t, &map->map);

@@ -178,12 +178,8 @@ static inline void mutex_held_fill(struct kmutex_thread *t,
 				   unsigned int subclass, const char *call,
 				   const void *ip, bool trylock)
 {
-	held_fill(t, h, &lock->dep_map, subclass, call, ip);
-	h->obj = lock;
-	h->obj_size = sizeof(*lock);
-	h->owner = &lock->owner;
-	h->trylock = trylock;
-	h->read = false;
+	held_fill_lock(t, h, lock, subclass, call, ip, &lock->owner, trylock,
+		       false);
 	h->stat_type = CS_MUTEX;
 }
 
@@ -200,7 +196,7 @@ static inline void mutex_held_fill(struct kmutex_thread *t,
  * This and the other entry points are the lock itself, which clang's
  * thread-safety analysis cannot follow (it would see the mutex taken or
  * released on no path it knows): __kmutex_no_analysis.  Their callers
- * are checked against the annotations in kmutex/debug_mutex.h.
+ * are checked against the annotations in <linux/mutex.h>.
  */
 KMUTEX_API __kmutex_no_analysis int
 kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
@@ -217,8 +213,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	prev = held_find(t, &lock->dep_map);
 	if (__kmutex_unlikely(prev != NULL) &&
 	    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != t->tid) {
@@ -233,19 +228,12 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	}
 	if (__kmutex_unlikely(nest_lock != NULL))
 		nest_lock = nest_lock_check(t, &next, nest_lock);
-	if (__kmutex_unlikely(prev != NULL)) {
-		lockdep_lock_acquire();
-		report_recursive(t, prev, &next);
-		lockdep_lock_release();
-	} else if (t->depth && !chain_known(next.chain_key)) {
-		validate_chain(t, &next, nest_lock);
-	}
+	lock_check_order(t, prev, &next, nest_lock);
 	STAT_CALLER_CLASS(lock, ip, next.class);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
-	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 0;
 }
 
@@ -268,12 +256,10 @@ kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, 0, call, ip, true);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	if (!raw_trylock(lock))
 		return 0;
-	__atomic_store_n(&lock->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 1;
 }
 

@@ -179,12 +179,8 @@ static inline void rwsem_held_fill(struct kmutex_thread *t,
 				   const char *call, const void *ip,
 				   bool trylock)
 {
-	held_fill(t, h, &sem->dep_map, subclass, call, ip);
-	h->obj = sem;
-	h->obj_size = sizeof(*sem);
-	h->owner = read ? NULL : &sem->owner;
-	h->trylock = trylock;
-	h->read = read;
+	held_fill_lock(t, h, sem, subclass, call, ip,
+		       read ? NULL : &sem->owner, trylock, read);
 	h->stat_type = CS_RWSEM;
 }
 
@@ -227,22 +223,13 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 		prev = NULL;
 	}
 	rwsem_held_fill(t, &next, sem, subclass, read, call, ip, false);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
-	if (__kmutex_unlikely(prev != NULL)) {
-		lockdep_lock_acquire();
-		report_recursive(t, prev, &next);
-		lockdep_lock_release();
-	} else if (t->depth && !chain_known(next.chain_key)) {
-		validate_chain(t, &next, NULL);
-	}
+	lock_check_handler(t, &next);
+	lock_check_order(t, prev, &next, NULL);
 	STAT_CALLER_CLASS(sem, ip, next.class);
 	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;
-	if (!read)
-		__atomic_store_n(&sem->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 0;
 }
 
@@ -266,13 +253,10 @@ KMUTEX_API int kmutex_debug_rwsem_trylock(struct rw_semaphore *sem, int read,
 	t = lockdep_thread();
 	magic_ok(t, sem, call, ip);
 	rwsem_held_fill(t, &next, sem, 0, read, call, ip, true);
-	if (__kmutex_unlikely(lockdep_in_handler))
-		check_handler(t, &next);
+	lock_check_handler(t, &next);
 	if (!raw_trylock(sem, read))
 		return 0;
-	if (!read)
-		__atomic_store_n(&sem->owner, t->tid, __ATOMIC_RELAXED);
-	held_commit(t, &next);
+	lock_taken(t, &next);
 	return 1;
 }
 
