@@ -119,26 +119,6 @@ static struct stat_rec *stat_find(const void *lock, enum stat_kind kind)
 	return NULL;
 }
 
-static void stat_min(uint64_t *p, uint64_t v)
-{
-	uint64_t old = LOAD(p);
-
-	while ((old == 0 || v < old) &&
-	       !__atomic_compare_exchange_n(p, &old, v, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
-static void stat_max(uint64_t *p, uint64_t v)
-{
-	uint64_t old = LOAD(p);
-
-	while (v > old &&
-	       !__atomic_compare_exchange_n(p, &old, v, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
 static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
 {
 	unsigned int i;

@@ -122,6 +122,27 @@ static inline void stat_note_sleep(void)
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
+/* *p = min(*p, v) (0: none yet) and max, lock-free; relaxed: counters. */
+static inline void stat_min(uint64_t *p, uint64_t v)
+{
+	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while ((old == 0 || v < old) &&
+	       !__atomic_compare_exchange_n(p, &old, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static inline void stat_max(uint64_t *p, uint64_t v)
+{
+	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(p, &old, v, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 /* stat.c: quoted for CSV, escaped for JSON. */
 void stat_csv_str(FILE *f, const char *s);
 void stat_json_str(FILE *f, const char *s);

@@ -36,26 +36,6 @@
 #define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define ADD(p, v)	__atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
 
-static void cs_min(uint64_t *p, uint64_t v)
-{
-	uint64_t old = LOAD(p);
-
-	while ((old == 0 || v < old) &&
-	       !__atomic_compare_exchange_n(p, &old, v, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
-static void cs_max(uint64_t *p, uint64_t v)
-{
-	uint64_t old = LOAD(p);
-
-	while (v > old &&
-	       !__atomic_compare_exchange_n(p, &old, v, true,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
 /* Count an acquisition at @ip: its slot claimed by CAS, as stat.c's. */
 static void cs_site_add(struct class_stat *s, uintptr_t ip)
 {
@@ -114,8 +94,8 @@ void class_stat_released(const struct held_lock *h)
 		hold = 1;	/* min 0 means "none yet" */
 	ADD(&s->holds, 1);
 	ADD(&s->hold_total, hold);
-	cs_min(&s->hold_min, hold);
-	cs_max(&s->hold_max, hold);
+	stat_min(&s->hold_min, hold);
+	stat_max(&s->hold_max, hold);
 }
 
 /**
