@@ -2,8 +2,9 @@
 /*
  * run.h - one measurement: a window of threads contending for one lock
  * (contended.c), or one timing of uncontended lock+unlock pairs
- * (uncontended.c); the rw lock and semaphore workloads (rwsem.c,
- * sem.c).
+ * (uncontended.c); the rw lock, semaphore, LRU and ww workloads (rwsem.c,
+ * sem.c, lru.c, ww.c).  The windows' threads are crew.c's (crew.h),
+ * which also holds the helpers below from lock_alloc() to run_phases().
  */
 #ifndef _BENCH_RUN_H
 #define _BENCH_RUN_H
