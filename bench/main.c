@@ -463,6 +463,14 @@ static void check_broken(bool bad, const struct at *at, const char *how,
 	broken = true;
 }
 
+/* Say which window runs now, named in @what for the BROKEN lines. */
+static void begin(const struct at *at, char *what, size_t len)
+{
+	snprintf(what, len, "%s threads=%u", workload_name[at->wl],
+		 at->threads);
+	progress(what, at->ops);
+}
+
 static uint64_t warm_ns(void)
 {
 	return (uint64_t)(set.warmup * 1e9);
@@ -529,9 +537,7 @@ static void run_rwsem_point(unsigned int mix, unsigned int threads,
 	struct rw_res res;
 	char what[64];
 
-	snprintf(what, sizeof(what), "%s threads=%u", workload_name[at.wl],
-		 threads);
-	progress(what, at.ops);
+	begin(&at, what, sizeof(what));
 	run_rw_window(&cfg, &res);
 	check_broken(res.broken, &at, "let a writer in beside another thread",
 		     what);
@@ -567,8 +573,7 @@ static void run_lru_point(const struct lock_ops *ops, unsigned int threads,
 	struct lru_res res;
 	char what[64];
 
-	snprintf(what, sizeof(what), "lru threads=%u", threads);
-	progress(what, ops);
+	begin(&at, what, sizeof(what));
 	run_lru_window(&cfg, &res);
 	check_broken(res.broken, &at, "let two threads into the LRU cache",
 		     what);
@@ -603,7 +608,7 @@ static void run_sem(unsigned int rep)
 				 rep };
 		struct pingpong_res pp;
 
-		progress("sem-pingpong threads=2", at.ops);
+		begin(&at, what, sizeof(what));
 		run_pingpong(all_sems[s], warm_ns(), side_ns(), &pp);
 		keep(&at, "rtt_p50_us", pp.rtt_p50_us);
 		keep(&at, "rtt_p99_us", pp.rtt_p99_us);
@@ -640,9 +645,7 @@ static void run_ww_point(enum workload wl, unsigned int objects,
 	struct ww_res res;
 	char what[64];
 
-	snprintf(what, sizeof(what), "%s threads=%u", workload_name[wl],
-		 threads);
-	progress(what, way);
+	begin(&at, what, sizeof(what));
 	run_ww_window(&cfg, &res);
 	check_broken(res.broken, &at, "let two threads hold one object", what);
 	keep(&at, "mops", res.mops);
