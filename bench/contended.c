@@ -47,7 +47,7 @@ op_loop(struct worker *w, int ph, bool timed)
 	void (*lock)(void *) = cfg->ops->lock;
 	void (*unlock)(void *) = cfg->ops->unlock;
 	void *l = win->lock;
-	unsigned int rounds = cfg->cs_rounds, steps = cfg->private_steps;
+	unsigned int rounds = cfg->cs_rounds, steps = cfg->crew.private_steps;
 	unsigned int lines = cfg->data_lines;
 	uint64_t x = w->sink;
 	unsigned long n = 0;
@@ -59,7 +59,8 @@ op_loop(struct worker *w, int ph, bool timed)
 			lock(l);
 			/* A wait that began in the warm-up counts if it
 			 * ended in the window or after: the longest do. */
-			if (ph != PHASE_WARM || crew_phase(&win->crew) != PHASE_WARM)
+			if (ph != PHASE_WARM ||
+			    crew_phase(&win->crew) != PHASE_WARM)
 				hist_add(w->hist, now_ns() - t);
 		} else {
 			lock(l);
@@ -110,7 +111,7 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 	struct worker *w;
 	struct crew_sum sum;
 	unsigned long total = 0;
-	unsigned int i, n = cfg->threads;
+	unsigned int i, n = cfg->crew.threads;
 
 	w = alloc_or_die(n * sizeof(*w));
 	win->cfg = cfg;
@@ -123,8 +124,8 @@ int run_window(const struct window_cfg *cfg, struct window_res *res)
 		if (cfg->timed)
 			w[i].hist = alloc_or_die(sizeof(struct hist));
 	}
-	crew_run(&win->crew, &w[0].m, sizeof(w[0]), n, worker_loop,
-		 cfg->ops->name, cfg->warm_ns, cfg->run_ns, &sum);
+	crew_run(&win->crew, &cfg->crew, &w[0].m, sizeof(w[0]), worker_loop,
+		 cfg->ops->name, &sum);
 
 	res->ops = sum.ops;
 	res->seconds = sum.seconds;

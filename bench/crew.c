@@ -134,12 +134,12 @@ static void crew_join(struct crew *c, const char *lock, struct crew_sum *s)
 	s->seconds = last > first ? (double)(last - first) / 1e9 : 0;
 }
 
-void crew_run(struct crew *c, struct member *first, size_t stride,
-	      unsigned int n, void (*loop)(struct member *m, int ph),
-	      const char *lock, uint64_t warm_ns, uint64_t run_ns,
+void crew_run(struct crew *c, const struct crew_cfg *cfg,
+	      struct member *first, size_t stride,
+	      void (*loop)(struct member *m, int ph), const char *lock,
 	      struct crew_sum *sum)
 {
-	unsigned int i;
+	unsigned int i, n = cfg->threads;
 
 	c->phase = PHASE_WARM;
 	c->loop = loop;
@@ -154,7 +154,7 @@ void crew_run(struct crew *c, struct member *first, size_t stride,
 		start_or_die(&m->tid, member_main, m);
 	}
 	pthread_barrier_wait(&c->start);
-	run_phases(&c->phase, warm_ns, run_ns);
+	run_phases(&c->phase, cfg->warm_ns, cfg->run_ns);
 	crew_join(c, lock, sum);
 	pthread_barrier_destroy(&c->start);
 }

@@ -22,6 +22,14 @@
 
 struct crew;
 
+/* What every window is given. */
+struct crew_cfg {
+	unsigned int threads;
+	unsigned int private_steps;	/* private_work() between operations */
+	uint64_t warm_ns;		/* run, uncounted, before the window */
+	uint64_t run_ns;		/* the window */
+};
+
 /* What every worker holds, filled in by crew.c and by its loop. */
 struct member {
 	struct crew *crew;
@@ -76,14 +84,14 @@ static inline double crew_mops(const struct crew_sum *s)
 }
 
 /*
- * Run a window: start a thread for each of @n workers (an array whose
- * struct member is @m, ...: pass &w[0].m and sizeof(w[0])), run @loop in
- * each through warm-up (@warm_ns) and run (@run_ns), join them (the
- * watchdog of join_or_die() naming @lock), and sum them into @sum.
+ * Run a window: start a thread for each of @cfg's workers (an array
+ * whose struct member is m: pass &w[0].m and sizeof(w[0])), run @loop in
+ * each through warm-up and run, join them (the watchdog of join_or_die()
+ * naming @lock), and sum them into @sum.
  */
-void crew_run(struct crew *c, struct member *first, size_t stride,
-	      unsigned int n, void (*loop)(struct member *m, int ph),
-	      const char *lock, uint64_t warm_ns, uint64_t run_ns,
+void crew_run(struct crew *c, const struct crew_cfg *cfg,
+	      struct member *first, size_t stride,
+	      void (*loop)(struct member *m, int ph), const char *lock,
 	      struct crew_sum *sum);
 
 /* A zeroed block of @size bytes on its own cache lines, or exit. */

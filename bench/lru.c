@@ -240,7 +240,7 @@ static void lru_loop(struct member *m, int ph)
 		}
 		unlock(l);
 		sink ^= v;
-		x = private_work(x, cfg->private_steps);
+		x = private_work(x, cfg->crew.private_steps);
 		n++;
 	}
 	w->seed = x;
@@ -257,7 +257,7 @@ int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res)
 	struct lru_window *win = alloc_or_die(sizeof(*win));
 	struct lru_worker *w;
 	struct crew_sum sum;
-	unsigned int i, n = cfg->threads;
+	unsigned int i, n = cfg->crew.threads;
 
 	w = alloc_or_die(n * sizeof(*w));
 	memset(res, 0, sizeof(*res));
@@ -269,8 +269,8 @@ int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res)
 		w[i].win = win;
 		w[i].seed = 0x2545f4914f6cdd1dull * (i + 1);
 	}
-	crew_run(&win->crew, &w[0].m, sizeof(w[0]), n, lru_loop,
-		 cfg->ops->name, cfg->warm_ns, cfg->run_ns, &sum);
+	crew_run(&win->crew, &cfg->crew, &w[0].m, sizeof(w[0]), lru_loop,
+		 cfg->ops->name, &sum);
 
 	res->ops = sum.ops;
 	res->mops = crew_mops(&sum);

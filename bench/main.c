@@ -444,6 +444,7 @@ struct at {
 	enum workload wl;
 	const struct lock_ops *ops;
 	unsigned int cs_ns, threads, rep;
+	char what[64];			/* for the progress and BROKEN lines */
 };
 
 static void keep(const struct at *at, const char *metric, double value)
@@ -453,22 +454,21 @@ static void keep(const struct at *at, const char *metric, double value)
 }
 
 /* Say so if @at's lock let two threads in (@how); the run will fail. */
-static void check_broken(bool bad, const struct at *at, const char *how,
-			 const char *what)
+static void check_broken(bool bad, const struct at *at, const char *how)
 {
 	if (!bad)
 		return;
 	fprintf(stderr, "\nkmutex-bench: BROKEN: %s %s (%s)\n", at->ops->name,
-		how, what);
+		how, at->what);
 	broken = true;
 }
 
-/* Say which window runs now, named in @what for the BROKEN lines. */
-static void begin(const struct at *at, char *what, size_t len)
+/* Name the window @at and say it runs now. */
+static void begin(struct at *at)
 {
-	snprintf(what, len, "%s threads=%u", workload_name[at->wl],
-		 at->threads);
-	progress(what, at->ops);
+	snprintf(at->what, sizeof(at->what), "%s threads=%u",
+		 workload_name[at->wl], at->threads);
+	progress(at->what, at->ops);
 }
 
 static uint64_t warm_ns(void)
@@ -482,33 +482,46 @@ static uint64_t side_ns(void)
 	return (uint64_t)(set.rw_seconds * 1e9);
 }
 
+/* A window of theirs at @threads. */
+static struct crew_cfg side_crew(unsigned int threads)
+{
+	return (struct crew_cfg){
+		.threads = threads,
+		.private_steps = set.cal.private_steps,
+		.warm_ns = warm_ns(),
+		.run_ns = side_ns(),
+	};
+}
+
 static void run_point(const struct point *pt, const struct lock_ops *ops,
 		      unsigned int rep)
 {
 	struct window_cfg cfg = {
+		.crew = {
+			.threads = pt->threads,
+			.private_steps = set.cal.private_steps,
+			.warm_ns = warm_ns(),
+			.run_ns = (uint64_t)(set.seconds * 1e9),
+		},
 		.ops = ops,
-		.threads = pt->threads,
 		.cs_rounds = work_cs_rounds(&set.cal, pt->cs_ns),
 		.data_lines = pt->wl == WL_CONTENDED_DATA ? set.data_lines : 0,
-		.private_steps = set.cal.private_steps,
 		.timed = pt->wl == WL_FAIRNESS,
-		.warm_ns = warm_ns(),
-		.run_ns = (uint64_t)(set.seconds * 1e9),
 	};
-	struct at at = { pt->wl, ops, pt->cs_ns, pt->threads, rep };
+	struct at at = { .wl = pt->wl, .ops = ops, .cs_ns = pt->cs_ns,
+			 .threads = pt->threads, .rep = rep };
 	struct window_res res = { 0 };
-	char what[64];
 
 	if (pt->wl == WL_CONTENDED_DATA)
-		snprintf(what, sizeof(what), "%s lines=%u threads=%u",
+		snprintf(at.what, sizeof(at.what), "%s lines=%u threads=%u",
 			 workload_name[pt->wl], set.data_lines, pt->threads);
 	else
-		snprintf(what, sizeof(what), "%s cs=%uns threads=%u",
+		snprintf(at.what, sizeof(at.what), "%s cs=%uns threads=%u",
 			 workload_name[pt->wl], pt->cs_ns, pt->threads);
-	progress(what, ops);
+	progress(at.what, ops);
 	run_window(&cfg, &res);
 	check_broken(res.broken, &at, "let two threads into the critical "
-		     "section", what);
+		     "section");
 	keep(&at, "mops", res.mops);
 	keep(&at, "cpu_ns_per_op", res.cpu_ns_per_op);
 	keep(&at, "fair_max_min", res.fairness);
@@ -524,23 +537,19 @@ static void run_rwsem_point(unsigned int mix, unsigned int threads,
 			    const struct rwlock_ops *ops, unsigned int rep)
 {
 	struct rw_cfg cfg = {
+		.crew = side_crew(threads),
 		.ops = ops,
-		.threads = threads,
 		.writes_per_10k = rw_mixes[mix].writes_per_10k,
 		.cs_rounds = set.cal.cs_rounds,
-		.private_steps = set.cal.private_steps,
-		.warm_ns = warm_ns(),
-		.run_ns = side_ns(),
 	};
-	struct at at = { rw_mixes[mix].wl, &ops->base,
-			 (unsigned int)set.cs_ns, threads, rep };
+	struct at at = { .wl = rw_mixes[mix].wl, .ops = &ops->base,
+			 .cs_ns = (unsigned int)set.cs_ns, .threads = threads,
+			 .rep = rep };
 	struct rw_res res;
-	char what[64];
 
-	begin(&at, what, sizeof(what));
+	begin(&at);
 	run_rw_window(&cfg, &res);
-	check_broken(res.broken, &at, "let a writer in beside another thread",
-		     what);
+	check_broken(res.broken, &at, "let a writer in beside another thread");
 	keep(&at, "mops", res.mops);
 	keep(&at, "write_wait_max_ns",
 	     res.writes ? (double)res.write_wait_max : NAN);
@@ -562,21 +571,14 @@ static void run_rwsem(unsigned int rep)
 static void run_lru_point(const struct lock_ops *ops, unsigned int threads,
 			  unsigned int rep)
 {
-	struct lru_cfg cfg = {
-		.ops = ops,
-		.threads = threads,
-		.private_steps = set.cal.private_steps,
-		.warm_ns = warm_ns(),
-		.run_ns = side_ns(),
-	};
-	struct at at = { WL_LRU, ops, 0, threads, rep };
+	struct lru_cfg cfg = { .crew = side_crew(threads), .ops = ops };
+	struct at at = { .wl = WL_LRU, .ops = ops, .threads = threads,
+			 .rep = rep };
 	struct lru_res res;
-	char what[64];
 
-	begin(&at, what, sizeof(what));
+	begin(&at);
 	run_lru_window(&cfg, &res);
-	check_broken(res.broken, &at, "let two threads into the LRU cache",
-		     what);
+	check_broken(res.broken, &at, "let two threads into the LRU cache");
 	keep(&at, "mops", res.mops);
 	keep(&at, "hit_ratio",
 	     res.gets ? (double)res.hits / (double)res.gets : NAN);
@@ -601,26 +603,28 @@ static void run_lru(unsigned int rep)
 static void run_sem(unsigned int rep)
 {
 	unsigned int s, c;
-	char what[64];
 
 	for (s = 0; s < nr_all_sems; s++) {
-		struct at at = { WL_SEM_PINGPONG, &all_sems[s]->base, 0, 2,
-				 rep };
+		struct at at = { .wl = WL_SEM_PINGPONG,
+				 .ops = &all_sems[s]->base, .threads = 2,
+				 .rep = rep };
 		struct pingpong_res pp;
 
-		begin(&at, what, sizeof(what));
+		begin(&at);
 		run_pingpong(all_sems[s], warm_ns(), side_ns(), &pp);
 		keep(&at, "rtt_p50_us", pp.rtt_p50_us);
 		keep(&at, "rtt_p99_us", pp.rtt_p99_us);
 	}
 	for (c = 0; c < 2; c++)
 		for (s = 0; s < nr_all_sems; s++) {
-			struct at at = { WL_SEM_PRODCONS, &all_sems[s]->base,
-					 0, 1 + sem_consumers[c], rep };
+			struct at at = { .wl = WL_SEM_PRODCONS,
+					 .ops = &all_sems[s]->base,
+					 .threads = 1 + sem_consumers[c],
+					 .rep = rep };
 
-			snprintf(what, sizeof(what),
+			snprintf(at.what, sizeof(at.what),
 				 "sem-prodcons consumers=%u", sem_consumers[c]);
-			progress(what, at.ops);
+			progress(at.what, at.ops);
 			keep(&at, "mops",
 			     run_prodcons(all_sems[s], sem_consumers[c],
 					  set.cal.private_steps, warm_ns(),
@@ -634,20 +638,17 @@ static void run_ww_point(enum workload wl, unsigned int objects,
 			 unsigned int rep)
 {
 	struct ww_cfg cfg = {
+		.crew = side_crew(threads),
 		.ops = way,
 		.objects = objects,
-		.threads = threads,
-		.private_steps = set.cal.private_steps,
-		.warm_ns = warm_ns(),
-		.run_ns = side_ns(),
 	};
-	struct at at = { wl, way, 0, threads, rep };
+	struct at at = { .wl = wl, .ops = way, .threads = threads,
+			 .rep = rep };
 	struct ww_res res;
-	char what[64];
 
-	begin(&at, what, sizeof(what));
+	begin(&at);
 	run_ww_window(&cfg, &res);
-	check_broken(res.broken, &at, "let two threads hold one object", what);
+	check_broken(res.broken, &at, "let two threads hold one object");
 	keep(&at, "mops", res.mops);
 	if (way == &kmutex_ww_ops)
 		keep(&at, "deadlk_per_tx", res.deadlks_per_tx);

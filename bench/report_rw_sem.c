@@ -59,8 +59,10 @@ void table_rwsem(void)
 void table_sem(void)
 {
 	static const struct column col[] = {
-		{ "round trip p50, us", WL_SEM_PINGPONG, 0, 2, "rtt_p50_us", 1 },
-		{ "round trip p99, us", WL_SEM_PINGPONG, 0, 2, "rtt_p99_us", 1 },
+		{ "round trip p50, us", WL_SEM_PINGPONG, 0, 2, "rtt_p50_us",
+		  1 },
+		{ "round trip p99, us", WL_SEM_PINGPONG, 0, 2, "rtt_p99_us",
+		  1 },
 		{ "1 consumer, M/s", WL_SEM_PRODCONS, 0, 2, "mops", 1 },
 		{ "4 consumers, M/s", WL_SEM_PRODCONS, 0, 5, "mops", 1 },
 	};

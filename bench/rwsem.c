@@ -91,7 +91,7 @@ static void rw_loop(struct member *m, int ph)
 				w->torn = true;
 			ops->read_unlock(l);
 		}
-		x = private_work(x, cfg->private_steps);
+		x = private_work(x, cfg->crew.private_steps);
 		n++;
 	}
 	w->seed = x;
@@ -109,7 +109,7 @@ int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res)
 	struct rw_worker *w;
 	struct crew_sum sum;
 	unsigned long writes = 0;
-	unsigned int i, n = cfg->threads;
+	unsigned int i, n = cfg->crew.threads;
 
 	w = alloc_or_die(n * sizeof(*w));
 	memset(res, 0, sizeof(*res));
@@ -119,8 +119,8 @@ int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res)
 		w[i].win = win;
 		w[i].seed = 0x9e3779b97f4a7c15ull * (i + 1);
 	}
-	crew_run(&win->crew, &w[0].m, sizeof(w[0]), n, rw_loop, base->name,
-		 cfg->warm_ns, cfg->run_ns, &sum);
+	crew_run(&win->crew, &cfg->crew, &w[0].m, sizeof(w[0]), rw_loop,
+		 base->name, &sum);
 
 	res->ops = sum.ops;
 	res->mops = crew_mops(&sum);

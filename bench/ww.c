@@ -206,7 +206,7 @@ void run_ww_window(const struct ww_cfg *cfg, struct ww_res *res)
 {
 	struct ww_window *w = alloc_or_die(sizeof(*w));
 	struct ww_obj *obj = alloc_or_die(cfg->objects * sizeof(*obj));
-	struct ww_worker *t = alloc_or_die(cfg->threads * sizeof(*t));
+	struct ww_worker *t = alloc_or_die(cfg->crew.threads * sizeof(*t));
 	struct crew_sum sum;
 	unsigned long deadlks = 0;
 	unsigned int i;
@@ -218,16 +218,16 @@ void run_ww_window(const struct ww_cfg *cfg, struct ww_res *res)
 	w->ops = cfg->ops;
 	w->obj = obj;
 	w->n = cfg->objects;
-	w->private_steps = cfg->private_steps;
-	for (i = 0; i < cfg->threads; i++) {
+	w->private_steps = cfg->crew.private_steps;
+	for (i = 0; i < cfg->crew.threads; i++) {
 		t[i].win = w;
 		t[i].id = i;
 		t[i].seed = 0x9e3779b97f4a7c15ull * (i + 1);
 		t[i].sink = i;
 	}
-	crew_run(&w->crew, &t[0].m, sizeof(t[0]), cfg->threads, ww_loop,
-		 cfg->ops->name, cfg->warm_ns, cfg->run_ns, &sum);
-	for (i = 0; i < cfg->threads; i++)
+	crew_run(&w->crew, &cfg->crew, &t[0].m, sizeof(t[0]), ww_loop,
+		 cfg->ops->name, &sum);
+	for (i = 0; i < cfg->crew.threads; i++)
 		deadlks += t[i].deadlks;
 	res->mops = crew_mops(&sum);
 	res->deadlks_per_tx = sum.ops ? (double)deadlks / (double)sum.ops : 0;
