@@ -121,6 +121,14 @@ void table_debug(void)
 		"down_read+up_read, nothing else held",
 		"down_write+up_write, nothing else held",
 	};
+	static const char *const head[] = {
+		"production ns", "debug ns", "debug/production",
+		"helgrind ns", "helgrind/production",
+	};
+	static const char *const kind[] = {
+		"production_ns", "debug_ns", "debug_vs_prod", "helgrind_ns",
+		"helgrind_vs_prod",
+	};
 	unsigned int i, k;
 
 	rule("== The debugging build's cost (kmutex-debug vs kmutex): "
@@ -132,21 +140,19 @@ void table_debug(void)
 		return;
 	}
 	print_name("case", "");
-	printf(" %-*s %-*s %-*s %-*s %-*s %s\n", CELL, "production ns", CELL,
-	       "debug ns", CELL, "debug/production", CELL, "helgrind ns",
-	       CELL, "helgrind/production", "what");
+	for (k = 0; k < 5; k++)
+		printf(" %-*s", CELL, head[k]);
+	printf(" what\n");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char metric[5][40];
-
-		snprintf(metric[0], 40, "%s_production_ns", cases[i]);
-		snprintf(metric[1], 40, "%s_debug_ns", cases[i]);
-		snprintf(metric[2], 40, "%s_debug_vs_prod", cases[i]);
-		snprintf(metric[3], 40, "%s_helgrind_ns", cases[i]);
-		snprintf(metric[4], 40, "%s_helgrind_vs_prod", cases[i]);
 		print_name(cases[i], "");
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 5; k++) {
+			char metric[40];
+
+			snprintf(metric, sizeof(metric), "%s_%s", cases[i],
+				 kind[k]);
 			print_cell(sample_summary(WL_DEBUG, &kmutex_ops, 0, 1,
-						  metric[k]), 1);
+						  metric), 1);
+		}
 		printf(" %s\n", what[i]);
 	}
 	if (helgrind_cost_status) {
