@@ -261,6 +261,40 @@ void print_name(const char *name, const char *size);
 void print_lock(const struct lock_ops *ops);
 void print_cell(struct summary s, double scale);
 
+/*
+ * report_table.c: a table's columns, each a point of a workload and a
+ * metric; the summaries in its cells scaled by @scale, the ratios not.
+ */
+#define CELL	20	/* width of a "median (min-max)" cell */
+
+struct column {
+	char head[32];
+	enum workload wl;
+	unsigned int cs, threads;
+	const char *metric;
+	double scale;
+};
+
+/* A column per thread count of @threads[0..n), headed "N threads". */
+void column_threads(struct column *col, enum workload wl, unsigned int cs,
+		    const unsigned int *threads, unsigned int n,
+		    const char *metric, double scale);
+/* "@first size" and the columns' heads. */
+void print_heads(const char *first, const struct column *col,
+		 unsigned int n);
+/* @ops's summary in each column, after its name and size. */
+void print_row(const struct lock_ops *ops, const struct column *col,
+	       unsigned int n);
+/* The same without the name (after a print_name()). */
+void print_cells(const struct lock_ops *ops, const struct column *col,
+		 unsigned int n);
+/* The same for every selected lock (but the floors, unless @floor). */
+void print_lock_rows(const struct column *col, unsigned int n, bool floor);
+/* @a/@b per rep in each column, on @pair's reps; nothing if either is NULL. */
+void print_ratio_row(const char *label, const struct lock_ops *a,
+		     const struct lock_ops *b, const struct column *col,
+		     unsigned int n, enum pair pair);
+
 /* report_rw_sem.c: the rwsem, sem and debugging-build tables. */
 void table_rwsem(void);
 void table_sem(void);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "crew.h"
 #include "run.h"
 #include "work.h"
 
@@ -47,18 +47,16 @@ struct lru {
 };
 
 struct lru_window {
-	int phase __attribute__((aligned(64)));
+	struct crew crew;
 	const struct lru_cfg *cfg __attribute__((aligned(64)));
 	void *lock;
 	struct lru *cache;
-	pthread_barrier_t start;
 };
 
 struct lru_worker {
+	struct member m;
 	struct lru_window *win;
-	pthread_t tid;
-	unsigned long ops, gets, hits;	/* in the window */
-	uint64_t t_start, t_stop;
+	unsigned long gets, hits;	/* in the window */
 	uint64_t seed, sink;
 	bool torn;
 } __attribute__((aligned(128)));
@@ -213,13 +211,9 @@ static bool lru_sound(struct lru *c)
 	return chained == n;
 }
 
-static inline int lru_phase(struct lru_window *win)
+static void lru_loop(struct member *m, int ph)
 {
-	return __atomic_load_n(&win->phase, __ATOMIC_RELAXED);
-}
-
-static void lru_loop(struct lru_worker *w, int ph)
-{
+	struct lru_worker *w = crew_worker(m, struct lru_worker);
 	struct lru_window *win = w->win;
 	const struct lru_cfg *cfg = win->cfg;
 	void (*lock)(void *) = cfg->ops->lock;
@@ -229,7 +223,7 @@ static void lru_loop(struct lru_worker *w, int ph)
 	uint64_t x = w->seed, sink = w->sink, v = 0;
 	unsigned long n = 0, gets = 0, hits = 0;
 
-	while (lru_phase(win) == ph) {
+	while (crew_phase(&win->crew) == ph) {
 		uint32_t key;
 		bool put;
 
@@ -246,48 +240,24 @@ static void lru_loop(struct lru_worker *w, int ph)
 		}
 		unlock(l);
 		sink ^= v;
-		x = private_work(x, cfg->private_steps);
+		x = private_work(x, cfg->crew.private_steps);
 		n++;
 	}
 	w->seed = x;
 	w->sink = sink;
 	if (ph == PHASE_RUN) {
-		w->ops = n;
+		m->ops = n;
 		w->gets = gets;
 		w->hits = hits;
 	}
-}
-
-static void *lru_worker_main(void *arg)
-{
-	struct lru_worker *w = arg;
-
-	pthread_barrier_wait(&w->win->start);
-	lru_loop(w, PHASE_WARM);
-	w->t_start = now_ns();
-	lru_loop(w, PHASE_RUN);
-	w->t_stop = now_ns();
-	return NULL;
-}
-
-static void *alloc_or_die(size_t size)
-{
-	void *p = aligned_alloc(128, (size + 127) & ~(size_t)127);
-
-	if (!p) {
-		perror("aligned_alloc");
-		exit(1);
-	}
-	memset(p, 0, size);
-	return p;
 }
 
 int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res)
 {
 	struct lru_window *win = alloc_or_die(sizeof(*win));
 	struct lru_worker *w;
-	uint64_t first = UINT64_MAX, last = 0;
-	unsigned int i, n = cfg->threads;
+	struct crew_sum sum;
+	unsigned int i, n = cfg->crew.threads;
 
 	w = alloc_or_die(n * sizeof(*w));
 	memset(res, 0, sizeof(*res));
@@ -295,32 +265,23 @@ int run_lru_window(const struct lru_cfg *cfg, struct lru_res *res)
 	win->cache = alloc_or_die(sizeof(*win->cache));
 	lru_fill(win->cache);
 	win->lock = lock_alloc(cfg->ops);
-	pthread_barrier_init(&win->start, NULL, n + 1);
 	for (i = 0; i < n; i++) {
 		w[i].win = win;
 		w[i].seed = 0x2545f4914f6cdd1dull * (i + 1);
-		start_or_die(&w[i].tid, lru_worker_main, &w[i]);
 	}
-	pthread_barrier_wait(&win->start);
-	run_phases(&win->phase, cfg->warm_ns, cfg->run_ns);
+	crew_run(&win->crew, &cfg->crew, &w[0].m, sizeof(w[0]), lru_loop,
+		 cfg->ops->name, &sum);
 
+	res->ops = sum.ops;
+	res->mops = crew_mops(&sum);
 	for (i = 0; i < n; i++) {
-		join_or_die(cfg->ops->name, n, w[i].tid);
-		res->ops += w[i].ops;
 		res->gets += w[i].gets;
 		res->hits += w[i].hits;
 		res->broken |= w[i].torn;
-		if (w[i].t_start < first)
-			first = w[i].t_start;
-		if (w[i].t_stop > last)
-			last = w[i].t_stop;
 	}
-	if (last > first)
-		res->mops = (double)res->ops / ((double)(last - first) / 1e3);
 	if (!lru_sound(win->cache))
 		res->broken = true;
 
-	pthread_barrier_destroy(&win->start);
 	lock_free(cfg->ops, win->lock);
 	free(win->cache);
 	free(w);

@@ -439,135 +439,162 @@ static void run_uncontended(enum workload wl)
 	}
 }
 
+/* Where one window's samples go: a point of a workload, a lock, a rep. */
+struct at {
+	enum workload wl;
+	const struct lock_ops *ops;
+	unsigned int cs_ns, threads, rep;
+	char what[64];			/* for the progress and BROKEN lines */
+};
+
+static void keep(const struct at *at, const char *metric, double value)
+{
+	sample_add(at->wl, at->ops, at->cs_ns, at->threads, at->rep, metric,
+		   value);
+}
+
+/* Say so if @at's lock let two threads in (@how); the run will fail. */
+static void check_broken(bool bad, const struct at *at, const char *how)
+{
+	if (!bad)
+		return;
+	fprintf(stderr, "\nkmutex-bench: BROKEN: %s %s (%s)\n", at->ops->name,
+		how, at->what);
+	broken = true;
+}
+
+/* Name the window @at and say it runs now. */
+static void begin(struct at *at)
+{
+	snprintf(at->what, sizeof(at->what), "%s threads=%u",
+		 workload_name[at->wl], at->threads);
+	progress(at->what, at->ops);
+}
+
+static uint64_t warm_ns(void)
+{
+	return (uint64_t)(set.warmup * 1e9);
+}
+
+/* The lru, rwsem, sem and ww workloads' windows. */
+static uint64_t side_ns(void)
+{
+	return (uint64_t)(set.rw_seconds * 1e9);
+}
+
+/* A window of theirs at @threads. */
+static struct crew_cfg side_crew(unsigned int threads)
+{
+	return (struct crew_cfg){
+		.threads = threads,
+		.private_steps = set.cal.private_steps,
+		.warm_ns = warm_ns(),
+		.run_ns = side_ns(),
+	};
+}
+
 static void run_point(const struct point *pt, const struct lock_ops *ops,
 		      unsigned int rep)
 {
 	struct window_cfg cfg = {
+		.crew = {
+			.threads = pt->threads,
+			.private_steps = set.cal.private_steps,
+			.warm_ns = warm_ns(),
+			.run_ns = (uint64_t)(set.seconds * 1e9),
+		},
 		.ops = ops,
-		.threads = pt->threads,
 		.cs_rounds = work_cs_rounds(&set.cal, pt->cs_ns),
 		.data_lines = pt->wl == WL_CONTENDED_DATA ? set.data_lines : 0,
-		.private_steps = set.cal.private_steps,
 		.timed = pt->wl == WL_FAIRNESS,
-		.warm_ns = (uint64_t)(set.warmup * 1e9),
-		.run_ns = (uint64_t)(set.seconds * 1e9),
 	};
+	struct at at = { .wl = pt->wl, .ops = ops, .cs_ns = pt->cs_ns,
+			 .threads = pt->threads, .rep = rep };
 	struct window_res res = { 0 };
-	char what[64];
 
 	if (pt->wl == WL_CONTENDED_DATA)
-		snprintf(what, sizeof(what), "%s lines=%u threads=%u",
+		snprintf(at.what, sizeof(at.what), "%s lines=%u threads=%u",
 			 workload_name[pt->wl], set.data_lines, pt->threads);
 	else
-		snprintf(what, sizeof(what), "%s cs=%uns threads=%u",
+		snprintf(at.what, sizeof(at.what), "%s cs=%uns threads=%u",
 			 workload_name[pt->wl], pt->cs_ns, pt->threads);
-	progress(what, ops);
+	progress(at.what, ops);
 	run_window(&cfg, &res);
-	if (res.broken) {
-		fprintf(stderr, "\nkmutex-bench: BROKEN: %s let two threads "
-			"into the critical section (%s)\n", ops->name, what);
-		broken = true;
-	}
-	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "mops", res.mops);
-	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "cpu_ns_per_op",
-		   res.cpu_ns_per_op);
-	sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep, "fair_max_min",
-		   res.fairness);
+	check_broken(res.broken, &at, "let two threads into the critical "
+		     "section");
+	keep(&at, "mops", res.mops);
+	keep(&at, "cpu_ns_per_op", res.cpu_ns_per_op);
+	keep(&at, "fair_max_min", res.fairness);
 	if (cfg.timed) {
-		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
-			   "wait_p50_ns", (double)res.wait_p50);
-		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
-			   "wait_p99_ns", (double)res.wait_p99);
-		sample_add(pt->wl, ops, pt->cs_ns, pt->threads, rep,
-			   "wait_max_ns", (double)res.wait_max);
+		keep(&at, "wait_p50_ns", (double)res.wait_p50);
+		keep(&at, "wait_p99_ns", (double)res.wait_p99);
+		keep(&at, "wait_max_ns", (double)res.wait_max);
 	}
 }
 
-static void check_broken(bool bad, const char *name, const char *what)
+/* One window of the rwsem workload. */
+static void run_rwsem_point(unsigned int mix, unsigned int threads,
+			    const struct rwlock_ops *ops, unsigned int rep)
 {
-	if (!bad)
-		return;
-	fprintf(stderr, "\nkmutex-bench: BROKEN: %s let a writer in beside "
-		"another thread (%s)\n", name, what);
-	broken = true;
+	struct rw_cfg cfg = {
+		.crew = side_crew(threads),
+		.ops = ops,
+		.writes_per_10k = rw_mixes[mix].writes_per_10k,
+		.cs_rounds = set.cal.cs_rounds,
+	};
+	struct at at = { .wl = rw_mixes[mix].wl, .ops = &ops->base,
+			 .cs_ns = (unsigned int)set.cs_ns, .threads = threads,
+			 .rep = rep };
+	struct rw_res res;
+
+	begin(&at);
+	run_rw_window(&cfg, &res);
+	check_broken(res.broken, &at, "let a writer in beside another thread");
+	keep(&at, "mops", res.mops);
+	keep(&at, "write_wait_max_ns",
+	     res.writes ? (double)res.write_wait_max : NAN);
 }
 
 /* One rep of the rwsem workload: every mix, thread count and rw lock. */
 static void run_rwsem(unsigned int rep)
 {
 	unsigned int m, t, l;
-	char what[64];
 
 	for (m = 0; m < NR_RW_MIXES; m++)
 		for (t = 0; t < NR_RW_THREADS; t++)
-			for (l = 0; l < nr_all_rwlocks; l++) {
-				const struct rwlock_ops *ops = all_rwlocks[l];
-				const struct lock_ops *b = &ops->base;
-				unsigned int n = rw_threads[t];
-				enum workload wl = rw_mixes[m].wl;
-				struct rw_cfg cfg = {
-					.ops = ops,
-					.threads = n,
-					.writes_per_10k =
-						rw_mixes[m].writes_per_10k,
-					.cs_rounds = set.cal.cs_rounds,
-					.private_steps = set.cal.private_steps,
-					.warm_ns = (uint64_t)(set.warmup * 1e9),
-					.run_ns = (uint64_t)(set.rw_seconds *
-							     1e9),
-				};
-				struct rw_res res;
+			for (l = 0; l < nr_all_rwlocks; l++)
+				run_rwsem_point(m, rw_threads[t],
+						all_rwlocks[l], rep);
+}
 
-				snprintf(what, sizeof(what), "%s threads=%u",
-					 workload_name[wl], n);
-				progress(what, b);
-				run_rw_window(&cfg, &res);
-				check_broken(res.broken, b->name, what);
-				sample_add(wl, b, (unsigned int)set.cs_ns, n,
-					   rep, "mops", res.mops);
-				sample_add(wl, b, (unsigned int)set.cs_ns, n,
-					   rep, "write_wait_max_ns",
-					   res.writes ?
-					   (double)res.write_wait_max : NAN);
-			}
+/* One window of the LRU cache workload. */
+static void run_lru_point(const struct lock_ops *ops, unsigned int threads,
+			  unsigned int rep)
+{
+	struct lru_cfg cfg = { .crew = side_crew(threads), .ops = ops };
+	struct at at = { .wl = WL_LRU, .ops = ops, .threads = threads,
+			 .rep = rep };
+	struct lru_res res;
+
+	begin(&at);
+	run_lru_window(&cfg, &res);
+	check_broken(res.broken, &at, "let two threads into the LRU cache");
+	keep(&at, "mops", res.mops);
+	keep(&at, "hit_ratio",
+	     res.gets ? (double)res.hits / (double)res.gets : NAN);
 }
 
 /* One rep of the LRU cache workload: every thread count and lock. */
 static void run_lru(unsigned int rep)
 {
 	unsigned int t, l;
-	char what[64];
 
 	for (t = 0; t < set.nr_threads; t++) {
 		pair_begin();
-		for (l = 0; l < set.nr_locks; l++) {
-			const struct lock_ops *ops = set.locks[l];
-			unsigned int n = set.threads[t];
-			struct lru_cfg cfg = {
-				.ops = ops,
-				.threads = n,
-				.private_steps = set.cal.private_steps,
-				.warm_ns = (uint64_t)(set.warmup * 1e9),
-				.run_ns = (uint64_t)(set.rw_seconds * 1e9),
-			};
-			struct lru_res res;
-
-			if (ops->kind == LOCK_FLOOR)
-				continue;
-			snprintf(what, sizeof(what), "lru threads=%u", n);
-			progress(what, ops);
-			run_lru_window(&cfg, &res);
-			if (res.broken) {
-				fprintf(stderr, "\nkmutex-bench: BROKEN: %s "
-					"let two threads into the LRU cache "
-					"(%s)\n", ops->name, what);
-				broken = true;
-			}
-			sample_add(WL_LRU, ops, 0, n, rep, "mops", res.mops);
-			sample_add(WL_LRU, ops, 0, n, rep, "hit_ratio",
-				   res.gets ? (double)res.hits /
-					      (double)res.gets : NAN);
-		}
+		for (l = 0; l < set.nr_locks; l++)
+			if (set.locks[l]->kind != LOCK_FLOOR)
+				run_lru_point(set.locks[l], set.threads[t],
+					      rep);
 		pair_end();
 	}
 }
@@ -575,35 +602,56 @@ static void run_lru(unsigned int rep)
 /* One rep of the sem workload: ping-pong, then producer/consumers. */
 static void run_sem(unsigned int rep)
 {
-	uint64_t warm = (uint64_t)(set.warmup * 1e9);
-	uint64_t run = (uint64_t)(set.rw_seconds * 1e9);
 	unsigned int s, c;
-	char what[64];
 
 	for (s = 0; s < nr_all_sems; s++) {
-		const struct sem_ops *ops = all_sems[s];
+		struct at at = { .wl = WL_SEM_PINGPONG,
+				 .ops = &all_sems[s]->base, .threads = 2,
+				 .rep = rep };
 		struct pingpong_res pp;
 
-		progress("sem-pingpong threads=2", &ops->base);
-		run_pingpong(ops, warm, run, &pp);
-		sample_add(WL_SEM_PINGPONG, &ops->base, 0, 2, rep,
-			   "rtt_p50_us", pp.rtt_p50_us);
-		sample_add(WL_SEM_PINGPONG, &ops->base, 0, 2, rep,
-			   "rtt_p99_us", pp.rtt_p99_us);
+		begin(&at);
+		run_pingpong(all_sems[s], warm_ns(), side_ns(), &pp);
+		keep(&at, "rtt_p50_us", pp.rtt_p50_us);
+		keep(&at, "rtt_p99_us", pp.rtt_p99_us);
 	}
 	for (c = 0; c < 2; c++)
 		for (s = 0; s < nr_all_sems; s++) {
-			const struct sem_ops *ops = all_sems[s];
+			struct at at = { .wl = WL_SEM_PRODCONS,
+					 .ops = &all_sems[s]->base,
+					 .threads = 1 + sem_consumers[c],
+					 .rep = rep };
 
-			snprintf(what, sizeof(what),
+			snprintf(at.what, sizeof(at.what),
 				 "sem-prodcons consumers=%u", sem_consumers[c]);
-			progress(what, &ops->base);
-			sample_add(WL_SEM_PRODCONS, &ops->base, 0,
-				   1 + sem_consumers[c], rep, "mops",
-				   run_prodcons(ops, sem_consumers[c],
-						set.cal.private_steps, warm,
-						run));
+			progress(at.what, at.ops);
+			keep(&at, "mops",
+			     run_prodcons(all_sems[s], sem_consumers[c],
+					  set.cal.private_steps, warm_ns(),
+					  side_ns()));
 		}
+}
+
+/* One window of the ww workload. */
+static void run_ww_point(enum workload wl, unsigned int objects,
+			 unsigned int threads, const struct lock_ops *way,
+			 unsigned int rep)
+{
+	struct ww_cfg cfg = {
+		.crew = side_crew(threads),
+		.ops = way,
+		.objects = objects,
+	};
+	struct at at = { .wl = wl, .ops = way, .threads = threads,
+			 .rep = rep };
+	struct ww_res res;
+
+	begin(&at);
+	run_ww_window(&cfg, &res);
+	check_broken(res.broken, &at, "let two threads hold one object");
+	keep(&at, "mops", res.mops);
+	if (way == &kmutex_ww_ops)
+		keep(&at, "deadlk_per_tx", res.deadlks_per_tx);
 }
 
 /* One rep of the ww workload: every N, thread count and way. */
@@ -614,41 +662,12 @@ static void run_ww(unsigned int rep)
 		&kmutex_ww_ops, &pthread_sorted_ops,
 	};
 	unsigned int s, t, l;
-	char what[64];
 
 	for (s = 0; s < NR_WW_SIZES; s++)
 		for (t = 0; t < NR_WW_THREADS; t++)
-			for (l = 0; l < 2; l++) {
-				struct ww_cfg cfg = {
-					.ops = ways[l],
-					.objects = ww_objects[s],
-					.threads = ww_threads[t],
-					.private_steps = set.cal.private_steps,
-					.warm_ns = (uint64_t)(set.warmup * 1e9),
-					.run_ns = (uint64_t)(set.rw_seconds *
-							     1e9),
-				};
-				struct ww_res res;
-
-				snprintf(what, sizeof(what), "%s threads=%u",
-					 workload_name[wl[s]], cfg.threads);
-				progress(what, cfg.ops);
-				run_ww_window(&cfg, &res);
-				if (res.broken) {
-					fprintf(stderr, "\nkmutex-bench: BROKEN: "
-						"%s let two threads hold one "
-						"object (%s)\n", cfg.ops->name,
-						what);
-					broken = true;
-				}
-				sample_add(wl[s], cfg.ops, 0, cfg.threads, rep,
-					   "mops", res.mops);
-				if (cfg.ops == &kmutex_ww_ops)
-					sample_add(wl[s], cfg.ops, 0,
-						   cfg.threads, rep,
-						   "deadlk_per_tx",
-						   res.deadlks_per_tx);
-			}
+			for (l = 0; l < 2; l++)
+				run_ww_point(wl[s], ww_objects[s],
+					     ww_threads[t], ways[l], rep);
 }
 
 /* Oversubscription: read off the contended runs at 8 and 16 threads. */

@@ -12,7 +12,6 @@
 #include "bench.h"
 #include "run.h"
 
-#define CELL	20	/* width of a "median (min-max)" cell */
 #define NAMEW	18	/* at least; wider for long names (set_namew) */
 
 static int namew = NAMEW;
@@ -167,55 +166,20 @@ void report_header(void)
 		printf("note      one CPU: contention here is all preemption\n");
 }
 
-/* A ratio of two locks at the thread counts, on one kind of pair's reps. */
-static void ratio_row_pair(const char *label, enum workload wl,
-			   const struct lock_ops *a, const struct lock_ops *b,
-			   unsigned int cs, enum pair pair)
-{
-	unsigned int t;
-
-	if (!a || !b)
-		return;
-	print_name(label, "");
-	for (t = 0; t < set.nr_threads; t++)
-		print_cell(sample_ratio_pair(wl, a, b, cs, set.threads[t],
-					     "mops", pair), 1);
-	printf("\n");
-}
-
 static void table_uncontended(const struct lock_ops *km,
 			      const struct lock_ops *pt)
 {
-	const struct lock_ops *floor = selected(&floor_2rmw_ops);
-	unsigned int i;
+	static const struct column col[] = {
+		{ "2nd thread alive", WL_UNCONTENDED, 0, 1, "ns", 1 },
+		{ "single-threaded [1]", WL_UNCONTENDED_1T, 0, 1, "ns", 1 },
+	};
 
 	rule("== Uncontended lock+unlock, ns per pair (lower is better)");
-	print_name("lock", "size");
-	printf(" %-*s %-*s\n", CELL, "2nd thread alive", CELL,
-	       "single-threaded [1]");
-	for (i = 0; i < set.nr_locks; i++) {
-		print_lock(set.locks[i]);
-		print_cell(sample_summary(WL_UNCONTENDED, set.locks[i], 0, 1,
-					  "ns"), 1);
-		print_cell(sample_summary(WL_UNCONTENDED_1T, set.locks[i], 0,
-					  1, "ns"), 1);
-		printf("\n");
-	}
-	if (km && pt) {
-		print_name("kmutex/pthread", "");
-		print_cell(sample_ratio(WL_UNCONTENDED, km, pt, 0, 1, "ns"), 1);
-		print_cell(sample_ratio(WL_UNCONTENDED_1T, km, pt, 0, 1, "ns"),
-			   1);
-		printf("\n");
-	}
-	if (km && floor) {
-		print_name("kmutex/floor-2rmw", "");
-		print_cell(sample_ratio(WL_UNCONTENDED, km, floor, 0, 1, "ns"),
-			   1);
-		print_cell(sample_ratio(WL_UNCONTENDED_1T, km, floor, 0, 1,
-					"ns"), 1);
-		printf("\n");
-	}
+	print_heads("lock", col, 2);
+	print_lock_rows(col, 2, true);
+	print_ratio_row("kmutex/pthread", km, pt, col, 2, PAIR_ANY);
+	print_ratio_row("kmutex/floor-2rmw", km, selected(&floor_2rmw_ops),
+			col, 2, PAIR_ANY);
 	printf("[1] glibc skips the atomics of its locks while a process has "
 	       "never had a second thread:\n    not the case a mutex is "
 	       "for; shown for completeness. Use the first column.\n");
@@ -257,21 +221,21 @@ static char *pair_suffix(char *buf, size_t len, enum workload wl,
  * take it, and each selected variant of kmutex against pthread and
  * against kmutex.
  */
-static void ratio_rows(enum workload wl, unsigned int cs,
-		       const struct lock_ops *km, const struct lock_ops *pt,
-		       enum pair pair)
+static void ratio_rows(const struct column *col, const struct lock_ops *km,
+		       const struct lock_ops *pt, enum pair pair)
 {
+	enum workload wl = col[0].wl;
+	unsigned int cs = col[0].cs, n = set.nr_threads, i, t;
 	const struct lock_ops *bp;
 	char sfx[48], label[128];
-	unsigned int i, t;
 
 	pair_suffix(sfx, sizeof(sfx), wl, km, cs, pair);
 	snprintf(label, sizeof(label), "kmutex/pthread%s", sfx);
-	ratio_row_pair(label, wl, km, pt, cs, pair);
+	print_ratio_row(label, km, pt, col, n, pair);
 	if (km) {
 		snprintf(label, sizeof(label), "kmutex/best peer%s", sfx);
 		print_name(label, "");
-		for (t = 0; t < set.nr_threads; t++) {
+		for (t = 0; t < n; t++) {
 			bp = best_peer_pair(wl, km, cs, set.threads[t], pair);
 			print_cell(bp ? sample_ratio_pair(wl, km, bp, cs,
 					set.threads[t], "mops", pair) :
@@ -279,7 +243,7 @@ static void ratio_rows(enum workload wl, unsigned int cs,
 		}
 		printf("\n");
 		print_name("  best peer", "");
-		for (t = 0; t < set.nr_threads; t++) {
+		for (t = 0; t < n; t++) {
 			bp = best_peer_pair(wl, km, cs, set.threads[t], pair);
 			printf(" %-*s", CELL, bp ? bp->name : "-");
 		}
@@ -291,25 +255,10 @@ static void ratio_rows(enum workload wl, unsigned int cs,
 		if (!v->variant)
 			continue;
 		snprintf(label, sizeof(label), "%s/pthread%s", v->name, sfx);
-		ratio_row_pair(label, wl, v, pt, cs, pair);
+		print_ratio_row(label, v, pt, col, n, pair);
 		snprintf(label, sizeof(label), "%s/kmutex%s", v->name, sfx);
-		ratio_row_pair(label, wl, v, km, cs, pair);
+		print_ratio_row(label, v, km, col, n, pair);
 	}
-}
-
-static void thread_heads(void)
-{
-	unsigned int t;
-
-	print_name("lock", "size");
-	for (t = 0; t < set.nr_threads; t++) {
-		char h[32];
-
-		snprintf(h, sizeof(h), "%u thread%s", set.threads[t],
-			 set.threads[t] > 1 ? "s" : "");
-		printf(" %-*s", CELL, h);
-	}
-	printf("\n");
 }
 
 /* Throughput of every contending lock at every thread count, and ratios. */
@@ -317,23 +266,16 @@ static void throughput_rows(enum workload wl, unsigned int cs,
 			    const struct lock_ops *km,
 			    const struct lock_ops *pt)
 {
-	unsigned int split = pairs_split(wl, cs);
-	unsigned int i, t, p;
+	struct column col[MAX_THREAD_COUNTS];
+	unsigned int split = pairs_split(wl, cs), n = set.nr_threads, p;
 
-	thread_heads();
-	for (i = 0; i < set.nr_locks; i++) {
-		if (set.locks[i]->kind == LOCK_FLOOR)
-			continue;
-		print_lock(set.locks[i]);
-		for (t = 0; t < set.nr_threads; t++)
-			print_cell(sample_summary(wl, set.locks[i], cs,
-						  set.threads[t], "mops"), 1);
-		printf("\n");
-	}
-	ratio_rows(wl, cs, km, pt, PAIR_ANY);
+	column_threads(col, wl, cs, set.threads, n, "mops", 1);
+	print_heads("lock", col, n);
+	print_lock_rows(col, n, false);
+	ratio_rows(col, km, pt, PAIR_ANY);
 	for (p = PAIR_NEAR; p <= PAIR_FAR; p++)
 		if (split & (1u << p))
-			ratio_rows(wl, cs, km, pt, (enum pair)p);
+			ratio_rows(col, km, pt, (enum pair)p);
 }
 
 static void table_contended(unsigned int cs, const struct lock_ops *km,
@@ -386,50 +328,42 @@ static void table_lru(const struct lock_ops *km, const struct lock_ops *pt)
 static void table_fairness(unsigned int threads, const struct lock_ops *km,
 			   const struct lock_ops *pt)
 {
-	static const char *const metric[] = {
-		"fair_max_min", "wait_p50_ns", "wait_p99_ns", "wait_max_ns",
-		"mops",
+	static const struct column shape[] = {
+		{ "max/min", WL_FAIRNESS, 0, 0, "fair_max_min", 1 },
+		{ "wait p50 us", WL_FAIRNESS, 0, 0, "wait_p50_ns", 1e-3 },
+		{ "wait p99 us", WL_FAIRNESS, 0, 0, "wait_p99_ns", 1e-3 },
+		{ "wait max us", WL_FAIRNESS, 0, 0, "wait_max_ns", 1e-3 },
+		{ "M acq/s (timed)", WL_FAIRNESS, 0, 0, "mops", 1 },
 	};
-	static const double scale[] = { 1, 1e-3, 1e-3, 1e-3, 1 };
-	unsigned int i, m;
+	struct column col[5];
+	unsigned int m;
 	char title[200];
 
+	for (m = 0; m < 5; m++) {
+		col[m] = shape[m];
+		col[m].cs = (unsigned int)set.cs_ns;
+		col[m].threads = threads;
+	}
 	snprintf(title, sizeof(title), "== Fairness at %u threads, critical "
 		 "section ~%.0f ns: per-thread acquisitions max/min, and the "
 		 "wait for one acquisition in us (lower is better)", threads,
 		 set.cs_ns);
 	rule(title);
-	print_name("lock", "size");
-	printf(" %-*s %-*s %-*s %-*s %-*s\n", CELL, "max/min", CELL,
-	       "wait p50 us", CELL, "wait p99 us", CELL, "wait max us", CELL,
-	       "M acq/s (timed)");
-	for (i = 0; i < set.nr_locks; i++) {
-		if (set.locks[i]->kind == LOCK_FLOOR)
-			continue;
-		print_lock(set.locks[i]);
-		for (m = 0; m < 5; m++) {
-			struct summary s = sample_summary(WL_FAIRNESS,
-				set.locks[i], (unsigned int)set.cs_ns, threads,
-				metric[m]);
-
-			print_cell(s, scale[m]);
-		}
-		printf("\n");
-	}
-	if (km && pt) {
-		print_name("kmutex/pthread", "");
-		for (m = 0; m < 5; m++)
-			print_cell(sample_ratio(WL_FAIRNESS, km, pt,
-						(unsigned int)set.cs_ns,
-						threads, metric[m]), 1);
-		printf("\n");
-	}
+	print_heads("lock", col, 5);
+	print_lock_rows(col, 5, false);
+	print_ratio_row("kmutex/pthread", km, pt, col, 5, PAIR_ANY);
 }
 
 static void table_oversub(const struct lock_ops *km,
 			  const struct lock_ops *pt)
 {
-	unsigned int cs = (unsigned int)set.cs_ns, i;
+	unsigned int cs = (unsigned int)set.cs_ns;
+	const struct column col[] = {
+		{ "CPU/op 8 threads", WL_OVERSUB, cs, 8, "cpu_ns_per_op", 1 },
+		{ "CPU/op 16 threads", WL_OVERSUB, cs, 16, "cpu_ns_per_op", 1 },
+		{ "kept 8 vs 2", WL_OVERSUB, cs, 8, "kept_vs_2", 1 },
+		{ "kept 16 vs 2", WL_OVERSUB, cs, 16, "kept_vs_2", 1 },
+	};
 	char title[200];
 
 	snprintf(title, sizeof(title), "== Oversubscription on %ld CPUs, "
@@ -437,38 +371,9 @@ static void table_oversub(const struct lock_ops *km,
 		 "(lower is better), throughput kept vs 2 threads",
 		 mach.cpus_online, cs);
 	rule(title);
-	print_name("lock", "size");
-	printf(" %-*s %-*s %-*s %-*s\n", CELL, "CPU/op 8 threads", CELL,
-	       "CPU/op 16 threads", CELL, "kept 8 vs 2", CELL,
-	       "kept 16 vs 2");
-	for (i = 0; i < set.nr_locks; i++) {
-		const struct lock_ops *ops = set.locks[i];
-
-		if (ops->kind == LOCK_FLOOR)
-			continue;
-		print_lock(ops);
-		print_cell(sample_summary(WL_OVERSUB, ops, cs, 8,
-					  "cpu_ns_per_op"), 1);
-		print_cell(sample_summary(WL_OVERSUB, ops, cs, 16,
-					  "cpu_ns_per_op"), 1);
-		print_cell(sample_summary(WL_OVERSUB, ops, cs, 8, "kept_vs_2"),
-			   1);
-		print_cell(sample_summary(WL_OVERSUB, ops, cs, 16,
-					  "kept_vs_2"), 1);
-		printf("\n");
-	}
-	if (km && pt) {
-		print_name("kmutex/pthread", "");
-		print_cell(sample_ratio(WL_OVERSUB, km, pt, cs, 8,
-					"cpu_ns_per_op"), 1);
-		print_cell(sample_ratio(WL_OVERSUB, km, pt, cs, 16,
-					"cpu_ns_per_op"), 1);
-		print_cell(sample_ratio(WL_OVERSUB, km, pt, cs, 8,
-					"kept_vs_2"), 1);
-		print_cell(sample_ratio(WL_OVERSUB, km, pt, cs, 16,
-					"kept_vs_2"), 1);
-		printf("\n");
-	}
+	print_heads("lock", col, 4);
+	print_lock_rows(col, 4, false);
+	print_ratio_row("kmutex/pthread", km, pt, col, 4, PAIR_ANY);
 }
 
 static void table_targets(void)

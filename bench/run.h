@@ -2,8 +2,9 @@
 /*
  * run.h - one measurement: a window of threads contending for one lock
  * (contended.c), or one timing of uncontended lock+unlock pairs
- * (uncontended.c); the rw lock and semaphore workloads (rwsem.c,
- * sem.c).
+ * (uncontended.c); the rw lock, semaphore, LRU and ww workloads (rwsem.c,
+ * sem.c, lru.c, ww.c).  The windows' threads are crew.c's (crew.h),
+ * which also holds the helpers below from lock_alloc() to run_phases().
  */
 #ifndef _BENCH_RUN_H
 #define _BENCH_RUN_H
@@ -12,17 +13,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "crew.h"
 #include "lock_ops.h"
 
 struct window_cfg {
+	struct crew_cfg crew;
 	const struct lock_ops *ops;
-	unsigned int threads;
 	unsigned int cs_rounds;		/* shared_work() per acquisition */
 	unsigned int data_lines;	/* and data_work() on this many */
-	unsigned int private_steps;	/* private_work() between them */
 	bool timed;			/* time every acquisition's wait */
-	uint64_t warm_ns;		/* run, uncounted, before the window */
-	uint64_t run_ns;		/* the window */
 };
 
 struct window_res {
@@ -39,12 +38,10 @@ struct window_res {
 struct rwlock_ops;
 
 struct rw_cfg {
+	struct crew_cfg crew;
 	const struct rwlock_ops *ops;
-	unsigned int threads;
 	unsigned int writes_per_10k;	/* of the operations, writes */
 	unsigned int cs_rounds;		/* shared lines read, or written */
-	unsigned int private_steps;	/* private_work() between them */
-	uint64_t warm_ns, run_ns;
 };
 
 struct rw_res {
@@ -58,10 +55,8 @@ int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res);
 
 /* lru.c: an LRU cache, a shared hash map, under one lock. */
 struct lru_cfg {
+	struct crew_cfg crew;
 	const struct lock_ops *ops;
-	unsigned int threads;
-	unsigned int private_steps;	/* private_work() between operations */
-	uint64_t warm_ns, run_ns;
 };
 
 struct lru_res {
@@ -101,10 +96,9 @@ extern const unsigned int ww_threads[NR_WW_THREADS];	/* 2 to 16 */
 extern const struct lock_ops kmutex_ww_ops, pthread_sorted_ops;
 
 struct ww_cfg {
+	struct crew_cfg crew;
 	const struct lock_ops *ops;	/* kmutex_ww_ops, pthread_sorted_ops */
-	unsigned int objects, threads;
-	unsigned int private_steps;	/* private_work() between them */
-	uint64_t warm_ns, run_ns;
+	unsigned int objects;
 };
 
 struct ww_res {

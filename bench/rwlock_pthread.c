@@ -45,37 +45,31 @@ static void rw_destroy(void *p)
 	pthread_rwlock_destroy(p);
 }
 
-const struct rwlock_ops pthread_rwlock_ops = {
-	.base = {
-		.name		= "pthread-rwlock",
-		.what		= "glibc pthread_rwlock_t, default attributes",
-		.kind		= LOCK_SLEEPING,
-		.size		= sizeof(pthread_rwlock_t),
-		.init		= rw_init,
-		.lock		= rw_write_lock,
-		.unlock		= rw_unlock,
-		.destroy	= rw_destroy,
-	},
-	.read_lock	= rw_read_lock,
-	.read_unlock	= rw_unlock,
-	.write_lock	= rw_write_lock,
-	.write_unlock	= rw_unlock,
-};
+/* The two differ in their name and their init only. */
+#define PTHREAD_RWLOCK_OPS(lock_name, lock_what, lock_init) {		\
+	.base = {							\
+		.name		= lock_name,				\
+		.what		= lock_what,				\
+		.kind		= LOCK_SLEEPING,			\
+		.size		= sizeof(pthread_rwlock_t),		\
+		.init		= lock_init,				\
+		.lock		= rw_write_lock,			\
+		.unlock		= rw_unlock,				\
+		.destroy	= rw_destroy,				\
+	},								\
+	.read_lock	= rw_read_lock,					\
+	.read_unlock	= rw_unlock,					\
+	.write_lock	= rw_write_lock,				\
+	.write_unlock	= rw_unlock,					\
+}
 
-const struct rwlock_ops pthread_rwlock_wp_ops = {
-	.base = {
-		.name		= "pthread-rwlock-wp",
-		.what		= "glibc pthread_rwlock_t, PTHREAD_RWLOCK_"
-				  "PREFER_WRITER_NONRECURSIVE_NP",
-		.kind		= LOCK_SLEEPING,
-		.size		= sizeof(pthread_rwlock_t),
-		.init		= rw_init_wp,
-		.lock		= rw_write_lock,
-		.unlock		= rw_unlock,
-		.destroy	= rw_destroy,
-	},
-	.read_lock	= rw_read_lock,
-	.read_unlock	= rw_unlock,
-	.write_lock	= rw_write_lock,
-	.write_unlock	= rw_unlock,
-};
+const struct rwlock_ops pthread_rwlock_ops =
+	PTHREAD_RWLOCK_OPS("pthread-rwlock",
+			   "glibc pthread_rwlock_t, default attributes",
+			   rw_init);
+
+const struct rwlock_ops pthread_rwlock_wp_ops =
+	PTHREAD_RWLOCK_OPS("pthread-rwlock-wp",
+			   "glibc pthread_rwlock_t, PTHREAD_RWLOCK_"
+			   "PREFER_WRITER_NONRECURSIVE_NP",
+			   rw_init_wp);

@@ -5,7 +5,7 @@
  * Each operation is a read (with probability 1 - writes_per_10k/10000:
  * read_lock, read the shared lines cs_rounds times, read_unlock) or a
  * write (write_lock, increment them cs_rounds times, write_unlock), then
- * private work.  The window is timed by the workers, as in contended.c.
+ * private work.  The window is crew.c's, timed by the workers.
  * Every write_lock() is timed (writes are rare, so the two clock reads
  * cost little) and the longest wait is kept: a lock that prefers readers
  * can keep a writer out for as long as readers overlap.
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "crew.h"
 #include "run.h"
 #include "rwlock_ops.h"
 #include "work.h"
@@ -33,28 +34,21 @@ const unsigned int nr_all_rwlocks =
 	sizeof(all_rwlocks) / sizeof(all_rwlocks[0]);
 
 struct rw_window {
-	int phase __attribute__((aligned(64)));
+	struct crew crew;
 	const struct rw_cfg *cfg __attribute__((aligned(64)));
 	void *lock;
-	pthread_barrier_t start;
 	struct shared_lines lines;
 };
 
 struct rw_worker {
+	struct member m;
 	struct rw_window *win;
-	pthread_t tid;
 	unsigned long total_writes;	/* in all phases */
-	unsigned long ops, writes;	/* in the window */
-	uint64_t t_start, t_stop;
+	unsigned long writes;		/* in the window */
 	uint64_t wait_max;
 	uint64_t seed;
 	bool torn;
 } __attribute__((aligned(128)));
-
-static inline int rw_phase(struct rw_window *win)
-{
-	return __atomic_load_n(&win->phase, __ATOMIC_RELAXED);
-}
 
 /* Read the lines @rounds times; false if they ever differ. */
 static inline bool read_work(struct shared_lines *s, unsigned int rounds)
@@ -69,8 +63,9 @@ static inline bool read_work(struct shared_lines *s, unsigned int rounds)
 	return same;
 }
 
-static void rw_loop(struct rw_worker *w, int ph)
+static void rw_loop(struct member *m, int ph)
 {
+	struct rw_worker *w = crew_worker(m, struct rw_worker);
 	struct rw_window *win = w->win;
 	const struct rw_cfg *cfg = win->cfg;
 	const struct rwlock_ops *ops = cfg->ops;
@@ -78,7 +73,7 @@ static void rw_loop(struct rw_worker *w, int ph)
 	uint64_t x = w->seed;
 	unsigned long n = 0, writes = 0;
 
-	while (rw_phase(win) == ph) {
+	while (crew_phase(&win->crew) == ph) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		if ((x >> 33) % 10000 < cfg->writes_per_10k) {
 			uint64_t t = now_ns(), d;
@@ -96,78 +91,50 @@ static void rw_loop(struct rw_worker *w, int ph)
 				w->torn = true;
 			ops->read_unlock(l);
 		}
-		x = private_work(x, cfg->private_steps);
+		x = private_work(x, cfg->crew.private_steps);
 		n++;
 	}
 	w->seed = x;
 	w->total_writes += writes;
 	if (ph == PHASE_RUN) {
-		w->ops = n;
+		m->ops = n;
 		w->writes = writes;
 	}
-}
-
-static void *rw_worker_main(void *arg)
-{
-	struct rw_worker *w = arg;
-
-	pthread_barrier_wait(&w->win->start);
-	rw_loop(w, PHASE_WARM);
-	w->t_start = now_ns();
-	rw_loop(w, PHASE_RUN);
-	w->t_stop = now_ns();
-	return NULL;
 }
 
 int run_rw_window(const struct rw_cfg *cfg, struct rw_res *res)
 {
 	const struct lock_ops *base = &cfg->ops->base;
-	struct rw_window *win;
+	struct rw_window *win = alloc_or_die(sizeof(*win));
 	struct rw_worker *w;
-	uint64_t first = UINT64_MAX, last = 0;
+	struct crew_sum sum;
 	unsigned long writes = 0;
-	unsigned int i, n = cfg->threads;
+	unsigned int i, n = cfg->crew.threads;
 
-	win = aligned_alloc(128, (sizeof(*win) + 127) & ~(size_t)127);
-	w = aligned_alloc(128, n * sizeof(*w));
-	if (!win || !w) {
-		perror("aligned_alloc");
-		exit(1);
-	}
-	memset(win, 0, sizeof(*win));
-	memset(w, 0, n * sizeof(*w));
+	w = alloc_or_die(n * sizeof(*w));
 	memset(res, 0, sizeof(*res));
 	win->cfg = cfg;
 	win->lock = lock_alloc(base);
-	pthread_barrier_init(&win->start, NULL, n + 1);
 	for (i = 0; i < n; i++) {
 		w[i].win = win;
 		w[i].seed = 0x9e3779b97f4a7c15ull * (i + 1);
-		start_or_die(&w[i].tid, rw_worker_main, &w[i]);
 	}
-	pthread_barrier_wait(&win->start);
-	run_phases(&win->phase, cfg->warm_ns, cfg->run_ns);
+	crew_run(&win->crew, &cfg->crew, &w[0].m, sizeof(w[0]), rw_loop,
+		 base->name, &sum);
 
+	res->ops = sum.ops;
+	res->mops = crew_mops(&sum);
 	for (i = 0; i < n; i++) {
-		join_or_die(base->name, n, w[i].tid);
-		res->ops += w[i].ops;
 		res->writes += w[i].writes;
 		writes += w[i].total_writes;
 		if (w[i].wait_max > res->write_wait_max)
 			res->write_wait_max = w[i].wait_max;
-		if (w[i].t_start < first)
-			first = w[i].t_start;
-		if (w[i].t_stop > last)
-			last = w[i].t_stop;
 		res->broken |= w[i].torn;
 	}
-	if (last > first)
-		res->mops = (double)res->ops / ((double)(last - first) / 1e3);
 	for (i = 0; i < SHARED_LINES; i++)
 		if (win->lines.line[i].v != writes * cfg->cs_rounds)
 			res->broken = true;
 
-	pthread_barrier_destroy(&win->start);
 	lock_free(base, win->lock);
 	free(w);
 	free(win);

@@ -16,9 +16,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "clock.h"
+#include "crew.h"
 #include "hist.h"
 #include "run.h"
 #include "sem_ops.h"
@@ -158,20 +158,14 @@ double run_prodcons(const struct sem_ops *ops, unsigned int consumers,
 		    unsigned int private_steps, uint64_t warm_ns,
 		    uint64_t run_ns)
 {
-	struct prodcons *pc = aligned_alloc(128, (sizeof(*pc) + 127) &
-					   ~(size_t)127);
+	struct prodcons *pc = alloc_or_die(sizeof(*pc));
 	struct consumer c[MAX_CONSUMERS];
 	pthread_t tid[MAX_CONSUMERS + 1];
 	unsigned int i;
 	double mops = 0;
 
-	if (!pc) {
-		perror("aligned_alloc");
-		exit(1);
-	}
 	if (consumers > MAX_CONSUMERS)
 		consumers = MAX_CONSUMERS;
-	memset(pc, 0, sizeof(*pc));
 	pc->ops = ops;
 	pc->private_steps = private_steps;
 	pc->slots = lock_alloc(&ops->base);

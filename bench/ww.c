@@ -21,15 +21,12 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <linux/ww_mutex.h>
 
 #include "bench.h"
-#include "clock.h"
+#include "crew.h"
 #include "run.h"
-
-#define MAX_WW_THREADS	64
 
 static void no_op(void *p)
 {
@@ -68,7 +65,7 @@ struct ww_obj {
 } __attribute__((aligned(128)));
 
 struct ww_window {
-	int phase __attribute__((aligned(64)));
+	struct crew crew;
 	const struct lock_ops *ops __attribute__((aligned(64)));
 	struct ww_obj *obj;
 	unsigned int n, private_steps;
@@ -76,11 +73,11 @@ struct ww_window {
 };
 
 struct ww_worker {
+	struct member m;
 	struct ww_window *win;
-	pthread_t tid;
 	unsigned int id;
-	unsigned long ops, deadlks;
-	uint64_t t_start, t_stop, sink;
+	unsigned long deadlks;		/* in the window */
+	uint64_t seed, sink;
 } __attribute__((aligned(128)));
 
 static unsigned int rnd(uint64_t *s)
@@ -178,26 +175,17 @@ static void tx_sorted(struct ww_window *w, unsigned int *set, int me)
 		pthread_mutex_unlock(&w->obj[set[i]].pm);
 }
 
-static void *ww_worker_main(void *arg)
+static void ww_loop(struct member *m, int ph)
 {
-	struct ww_worker *t = arg;
+	struct ww_worker *t = crew_worker(m, struct ww_worker);
 	struct ww_window *w = t->win;
 	bool ww = w->ops == &kmutex_ww_ops;
-	uint64_t s = 0x9e3779b97f4a7c15ull * (t->id + 1), x = t->id;
-	int seen = PHASE_WARM, me = (int)t->id + 1;
+	uint64_t s = t->seed, x = t->sink;
+	int me = (int)t->id + 1;
 	unsigned long n = 0, d = 0;
 	unsigned int set[WW_K];
 
-	for (;;) {
-		int ph = __atomic_load_n(&w->phase, __ATOMIC_RELAXED);
-
-		if (ph != seen) {
-			if (ph == PHASE_STOP)
-				break;
-			t->t_start = now_ns();
-			n = d = 0;
-			seen = ph;
-		}
+	while (crew_phase(&w->crew) == ph) {
 		pick(&s, w->n, set);
 		if (ww)
 			d += tx_ww(w, set, me);
@@ -206,30 +194,23 @@ static void *ww_worker_main(void *arg)
 		n++;
 		x = private_work(x, w->private_steps);
 	}
-	t->t_stop = now_ns();
-	t->ops = n;
-	t->deadlks = d;
+	t->seed = s;
 	t->sink = x;
-	return NULL;
+	if (ph == PHASE_RUN) {
+		m->ops = n;
+		t->deadlks = d;
+	}
 }
 
 void run_ww_window(const struct ww_cfg *cfg, struct ww_res *res)
 {
-	struct ww_window *w = aligned_alloc(128, (sizeof(*w) + 127) &
-					    ~(size_t)127);
-	struct ww_obj *obj = aligned_alloc(128, cfg->objects * sizeof(*obj));
-	struct ww_worker *t = aligned_alloc(128, cfg->threads * sizeof(*t));
-	uint64_t first = UINT64_MAX, last = 0;
-	unsigned long ops = 0, deadlks = 0;
+	struct ww_window *w = alloc_or_die(sizeof(*w));
+	struct ww_obj *obj = alloc_or_die(cfg->objects * sizeof(*obj));
+	struct ww_worker *t = alloc_or_die(cfg->crew.threads * sizeof(*t));
+	struct crew_sum sum;
+	unsigned long deadlks = 0;
 	unsigned int i;
 
-	if (!w || !obj || !t || cfg->threads > MAX_WW_THREADS) {
-		perror("aligned_alloc");
-		exit(1);
-	}
-	memset(w, 0, sizeof(*w));
-	memset(obj, 0, cfg->objects * sizeof(*obj));
-	memset(t, 0, cfg->threads * sizeof(*t));
 	for (i = 0; i < cfg->objects; i++) {
 		ww_mutex_init(&obj[i].ww, &bench_ww_class);
 		pthread_mutex_init(&obj[i].pm, NULL);
@@ -237,26 +218,19 @@ void run_ww_window(const struct ww_cfg *cfg, struct ww_res *res)
 	w->ops = cfg->ops;
 	w->obj = obj;
 	w->n = cfg->objects;
-	w->private_steps = cfg->private_steps;
-	w->phase = PHASE_WARM;
-	for (i = 0; i < cfg->threads; i++) {
+	w->private_steps = cfg->crew.private_steps;
+	for (i = 0; i < cfg->crew.threads; i++) {
 		t[i].win = w;
 		t[i].id = i;
-		start_or_die(&t[i].tid, ww_worker_main, &t[i]);
+		t[i].seed = 0x9e3779b97f4a7c15ull * (i + 1);
+		t[i].sink = i;
 	}
-	run_phases(&w->phase, cfg->warm_ns, cfg->run_ns);
-	for (i = 0; i < cfg->threads; i++) {
-		join_or_die(cfg->ops->name, cfg->threads, t[i].tid);
-		ops += t[i].ops;
+	crew_run(&w->crew, &cfg->crew, &t[0].m, sizeof(t[0]), ww_loop,
+		 cfg->ops->name, &sum);
+	for (i = 0; i < cfg->crew.threads; i++)
 		deadlks += t[i].deadlks;
-		if (t[i].t_start && t[i].t_start < first)
-			first = t[i].t_start;
-		if (t[i].t_stop > last)
-			last = t[i].t_stop;
-	}
-	res->mops = last > first ? (double)ops / ((double)(last - first) /
-						  1e3) : 0;
-	res->deadlks_per_tx = ops ? (double)deadlks / (double)ops : 0;
+	res->mops = crew_mops(&sum);
+	res->deadlks_per_tx = sum.ops ? (double)deadlks / (double)sum.ops : 0;
 	res->broken = w->broken;
 	for (i = 0; i < cfg->objects; i++) {
 		ww_mutex_destroy(&obj[i].ww);
