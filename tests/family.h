@@ -258,6 +258,34 @@ static inline void fam_signal_harmlessly(struct fam_call *c, int n)
 	CHECK(!fam_done(c));
 }
 
+/*
+ * A run lasts @seconds (scaled) from fam_start_clock(), called once all
+ * its threads are created: on one CPU under TSan, whose pthread_create()
+ * waits for the new thread to run, the last ones started a whole short
+ * run after the first and never got a turn (family_stress), or none of
+ * 8 workers started before the end (stress_mutex_signals).  Until then
+ * fam_running() is true.
+ */
+static uint64_t fam_end_ns __attribute__((unused));
+static double fam_run_seconds __attribute__((unused));
+
+static inline bool fam_running(void)
+{
+	return test_now_ns() < __atomic_load_n(&fam_end_ns, __ATOMIC_RELAXED);
+}
+
+static inline void fam_hold_clock(double seconds)
+{
+	fam_run_seconds = seconds;
+	__atomic_store_n(&fam_end_ns, UINT64_MAX, __ATOMIC_RELAXED);
+}
+
+static inline void fam_start_clock(void)
+{
+	__atomic_store_n(&fam_end_ns, test_now_ns() +
+			 test_duration_ns(fam_run_seconds), __ATOMIC_RELAXED);
+}
+
 /* Spin for @ns nanoseconds (finer than a sleep, for racing a timeout). */
 static inline void fam_spin_ns(uint64_t ns)
 {

@@ -25,31 +25,6 @@
 #define PAIRS	6	/* 12 threads on 2 CPUs */
 #define SLOTS	2	/* producer/consumer buffer */
 
-static uint64_t end_ns;
-static double run_seconds;
-
-static bool running(void)
-{
-	return test_now_ns() < __atomic_load_n(&end_ns, __ATOMIC_RELAXED);
-}
-
-/*
- * A run lasts @seconds (scaled) from start_clock(), called once all its
- * threads are created: on one CPU under TSan, whose pthread_create()
- * waits for the new thread to run, the last ones started a whole short
- * run after the first, and never got a turn.
- */
-static void hold_clock(double seconds)
-{
-	run_seconds = seconds;
-	__atomic_store_n(&end_ns, UINT64_MAX, __ATOMIC_RELAXED);
-}
-
-static void start_clock(void)
-{
-	__atomic_store_n(&end_ns, test_now_ns() +
-			 test_duration_ns(run_seconds), __ATOMIC_RELAXED);
-}
 
 /* Producer/consumer over two semaphores: "empty" slots, "full" slots. */
 struct pc_pair {
@@ -70,7 +45,7 @@ static void *producer(void *arg)
 		down(&p->empty);
 		p->buf[i % SLOTS] = i;
 		up(&p->full);
-		if (!running())
+		if (!fam_running())
 			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
 	}
 	/* The last item tells the consumer to stop. */
@@ -125,7 +100,7 @@ static void test_producer_consumer(double seconds)
 		sema_init(&pc[i].empty, i ? SLOTS : 1);
 		sema_init(&pc[i].full, 0);
 	}
-	hold_clock(seconds);
+	fam_hold_clock(seconds);
 	fam_monitor_start(&m, "producer/consumer over semaphores",
 			  pc_progress, NULL);
 	for (i = 0; i < PAIRS; i++) {
@@ -133,7 +108,7 @@ static void test_producer_consumer(double seconds)
 		CHECK(pthread_create(&t[2 * i + 1], NULL, consumer,
 				     &pc[i]) == 0);
 	}
-	start_clock();
+	fam_start_clock();
 	for (i = 0; i < 2 * PAIRS; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	fam_monitor_stop(&m);
@@ -184,7 +159,7 @@ static void *pinger(void *arg)
 	struct pp_pair *p = arg;
 	unsigned long i;
 
-	for (i = 0; running(); i++) {
+	for (i = 0; fam_running(); i++) {
 		complete(&p->ping);
 		if (!pp_wait(&p->pong, i))
 			p->bad++;
@@ -237,7 +212,7 @@ static void test_ping_pong(double seconds)
 		init_completion(&pp[i].ping);
 		init_completion(&pp[i].pong);
 	}
-	hold_clock(seconds);
+	fam_hold_clock(seconds);
 	fam_monitor_start(&m, "ping-pong over completions", pp_progress,
 			  NULL);
 	for (i = 0; i < PAIRS; i++) {
@@ -245,7 +220,7 @@ static void test_ping_pong(double seconds)
 		CHECK(pthread_create(&t[2 * i + 1], NULL, ponger,
 				     &pp[i]) == 0);
 	}
-	start_clock();
+	fam_start_clock();
 	for (i = 0; i < 2 * PAIRS; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	fam_monitor_stop(&m);
@@ -277,9 +252,9 @@ static void storm_run(int n, void *(*fn)(void *), void *arg, size_t size,
 	for (i = 0; i < n; i++)
 		CHECK(pthread_create(&t[i], NULL, fn,
 				     (char *)arg + i * size) == 0);
-	start_clock();
+	fam_start_clock();
 	fam_storm_start(&s, t, n);
-	while (running())
+	while (fam_running())
 		test_sleep_ms(10);
 	/* Stop the storm before a worker can be reaped under it. */
 	fam_storm_stop(&s);
@@ -308,7 +283,7 @@ static void *sem_storm_thread(void *arg)
 {
 	struct sem_worker *w = arg;
 
-	while (running()) {
+	while (fam_running()) {
 		unsigned int r = fam_rand(&w->rnd);
 		int ret = 0;
 
@@ -372,7 +347,7 @@ static void test_semaphore_storm(double seconds)
 	memset(sem_w, 0, sizeof(sem_w));
 	for (i = 0; i < STORM_THREADS; i++)
 		sem_w[i].rnd = 100 + i;
-	hold_clock(seconds);
+	fam_hold_clock(seconds);
 	storm_run(STORM_THREADS, sem_storm_thread, sem_w, sizeof(sem_w[0]),
 		  "semaphore storm", sem_progress);
 	for (i = 0; i < STORM_THREADS; i++) {
@@ -445,7 +420,7 @@ static __no_context_analysis void *rw_storm_thread(void *arg)
 {
 	struct rw_worker *w = arg;
 
-	while (running()) {
+	while (fam_running()) {
 		unsigned int r = fam_rand(&w->rnd) % 4;
 		int ret = 0;
 
@@ -512,7 +487,7 @@ static void test_rwsem_storm(double seconds)
 		rw_w[i].writer = i >= RW_READERS;
 		rw_w[i].rnd = 200 + i;
 	}
-	hold_clock(seconds);
+	fam_hold_clock(seconds);
 	storm_run(STORM_THREADS, rw_storm_thread, rw_w, sizeof(rw_w[0]),
 		  "rwsem storm", rw_progress);
 	for (i = 0; i < STORM_THREADS; i++) {
@@ -555,7 +530,7 @@ static void *cs_storm_thread(void *arg)
 	int id = (int)(w - cs_w);
 
 	if (id < COMPLETERS) {
-		while (running()) {
+		while (fam_running()) {
 			complete(&storm_done);
 			w->completes++;
 			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
@@ -640,7 +615,7 @@ static void *cs_releaser(void *arg)
 {
 	long *extra = arg;
 
-	while (running())
+	while (fam_running())
 		test_sleep_ms(10);
 	/* Wait for the completers, so that all complete()s are counted. */
 	WAIT_UNTIL(__atomic_load_n(&cs_w[0].exited, __ATOMIC_ACQUIRE) &&
@@ -661,7 +636,7 @@ static void test_completion_storm(double seconds)
 	memset(cs_w, 0, sizeof(cs_w));
 	for (i = 0; i < STORM_THREADS; i++)
 		cs_w[i].rnd = 300 + i;
-	hold_clock(seconds);
+	fam_hold_clock(seconds);
 	/* Waiters in a plain wait leave only once completed. */
 	CHECK(pthread_create(&releaser, NULL, cs_releaser, &extra) == 0);
 	storm_run(STORM_THREADS, cs_storm_thread, cs_w, sizeof(cs_w[0]),

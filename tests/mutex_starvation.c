@@ -77,7 +77,7 @@ static void *visitor(void *arg)
 {
 	struct waits *v = arg;
 
-	while (test_now_ns() < end_ns) {
+	while (test_now_ns() < __atomic_load_n(&end_ns, __ATOMIC_RELAXED)) {
 		uint64_t t0 = test_now_ns();
 
 		mutex_lock(&lock);
@@ -104,10 +104,13 @@ int main(void)
 	int i;
 
 	test_watchdog(60);
-	end_ns = test_now_ns() + test_duration_ns(SECONDS);
+	/* The window opens once all exist (see fam_hold_clock()). */
+	__atomic_store_n(&end_ns, UINT64_MAX, __ATOMIC_RELAXED);
 	for (i = 0; i < HAMMERS; i++)
 		CHECK(pthread_create(&ht[i], NULL, hammer, &h[i]) == 0);
 	CHECK(pthread_create(&vt, NULL, visitor, &v) == 0);
+	__atomic_store_n(&end_ns, test_now_ns() + test_duration_ns(SECONDS),
+			 __ATOMIC_RELAXED);
 	CHECK(pthread_join(vt, NULL) == 0);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < HAMMERS; i++)

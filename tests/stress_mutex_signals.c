@@ -25,7 +25,6 @@
 static DEFINE_MUTEX(lock);
 static int inside;		/* owners inside: 0 or 1 */
 static long counter;		/* plain, under the lock */
-static uint64_t end_ns;
 
 struct worker {
 	unsigned int rnd;
@@ -56,7 +55,7 @@ static __no_context_analysis void *worker_thread(void *arg)
 {
 	struct worker *me = arg;
 
-	while (test_now_ns() < end_ns) {
+	while (fam_running()) {
 		unsigned int r = fam_rand(&me->rnd) % 4;
 		int ret = 0;
 
@@ -117,12 +116,13 @@ static void storm(int n, int flags, double seconds)
 	memset(w, 0, sizeof(w));
 	for (i = 0; i < n; i++)
 		w[i].rnd = 1000 + 17 * i + n;
-	end_ns = test_now_ns() + test_duration_ns(seconds);
+	fam_hold_clock(seconds);
 	fam_monitor_start(&m, what, progress, NULL);
 	for (i = 0; i < n; i++)
 		CHECK(pthread_create(&t[i], NULL, worker_thread, &w[i]) == 0);
 	fam_storm_start(&s, t, n);
-	while (test_now_ns() < end_ns)
+	fam_start_clock();
+	while (fam_running())
 		test_sleep_ms(10);
 	fam_storm_stop(&s);	/* before a worker can be reaped under it */
 	for (i = 0; i < n; i++)
