@@ -346,11 +346,7 @@ static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
 		sites[j].count = LOAD(&r->sites[j].count);
 		sites[j].wait = LOAD(&r->sites[j].wait);
 	}
-	/* Read apart from each other: keep min <= max <= total. */
-	if (w->wait_max > w->wait_total)
-		w->wait_max = w->wait_total;
-	if (w->wait_min > w->wait_max)
-		w->wait_min = w->wait_max;
+	stat_clamp(&w->wait_min, &w->wait_max, w->wait_total);
 	w->wait_avg = w->contended ? w->wait_total / w->contended : 0;
 	qsort(sites, STAT_SITES, sizeof(sites[0]), site_cmp);
 	for (j = 0; j < STAT_TOP; j++) {
@@ -364,16 +360,12 @@ static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
 static void row_names(struct stat_row *w, struct stat_syms *syms)
 {
 	char site[128];
-	unsigned int j;
 
 	if (!stat_symbolize(syms, w->lock, w->name, sizeof(w->name)))
 		snprintf(w->name, sizeof(w->name), "%p@%s", w->lock,
 			 stat_symbolize(syms, (const void *)w->first_ip,
 					site, sizeof(site)) ?: "?");
-	for (j = 0; j < STAT_TOP; j++)
-		if (w->top[j].count)
-			stat_site_name(syms, w->top[j].ip, w->top[j].name,
-				       sizeof(w->top[j].name));
+	stat_name_sites(syms, w->top);
 }
 
 static void print_text(FILE *f, struct stat_row *rows, size_t n,

@@ -6,6 +6,7 @@
  */
 #include "api.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "stat.h"
@@ -145,18 +146,26 @@ void stat_print_text(FILE *f, const struct stat_table *t, const void *rows,
 
 /* --- csv ---------------------------------------------------------------- */
 
-static void csv_value(FILE *f, const void *base, const struct stat_field *fl)
+/*
+ * A field's value for csv (@json false) or json: the same numbers; names
+ * quoted in both (escaped for json), a plain word bare in csv.
+ */
+static void data_value(FILE *f, const void *base,
+		       const struct stat_field *fl, bool json)
 {
 	switch (fl->val) {
+	case SV_WORD:
+		if (!json) {
+			fputs(field_str(base, fl), f);
+			break;
+		}
+		/* fall through */
 	case SV_CHARS:
 	case SV_STR:
-		csv_str(f, field_str(base, fl));
-		break;
-	case SV_WORD:
-		fputs(field_str(base, fl), f);
+		(json ? json_str : csv_str)(f, field_str(base, fl));
 		break;
 	case SV_PTR:
-		fprintf(f, "%p", field_ptr(base, fl));
+		fprintf(f, json ? "\"%p\"" : "%p", field_ptr(base, fl));
 		break;
 	case SV_U64:
 	case SV_NS:
@@ -214,7 +223,7 @@ void stat_print_csv(FILE *f, const struct stat_table *t, const void *rows,
 			if (!t->fields[k].key)
 				continue;
 			fputs(sep, f);
-			csv_value(f, row, &t->fields[k]);
+			data_value(f, row, &t->fields[k], false);
 			sep = ",";
 		}
 		for (j = 0; j < STAT_TOP; j++)
@@ -223,32 +232,14 @@ void stat_print_csv(FILE *f, const struct stat_table *t, const void *rows,
 					continue;
 				fputc(',', f);
 				if (s[j].count)
-					csv_value(f, &s[j], &t->site_fields[k]);
+					data_value(f, &s[j], &t->site_fields[k],
+						   false);
 			}
 		fputc('\n', f);
 	}
 }
 
 /* --- json --------------------------------------------------------------- */
-
-static void json_value(FILE *f, const void *base,
-		       const struct stat_field *fl)
-{
-	switch (fl->val) {
-	case SV_CHARS:
-	case SV_STR:
-	case SV_WORD:
-		json_str(f, field_str(base, fl));
-		break;
-	case SV_PTR:
-		fprintf(f, "\"%p\"", field_ptr(base, fl));
-		break;
-	case SV_U64:
-	case SV_NS:
-		fprintf(f, "%llu", field_u64(base, fl));
-		break;
-	}
-}
 
 /* The members of @base that have a key, comma-separated. */
 static void json_members(FILE *f, const struct stat_field *list,
@@ -261,7 +252,7 @@ static void json_members(FILE *f, const struct stat_field *list,
 		if (!list[k].key)
 			continue;
 		fprintf(f, "%s\"%s\": ", sep, list[k].key);
-		json_value(f, base, &list[k]);
+		data_value(f, base, &list[k], true);
 		sep = ", ";
 	}
 }
@@ -300,15 +291,18 @@ void stat_print_json(FILE *f, const struct stat_table *t, const void *rows,
 }
 
 /**
- * stat_site_name - name a call site for a table
+ * stat_name_sites - name a row's call sites: symbols, else addresses
  * @syms: stat_syms_open()'s
- * @ip: the call site
- * @buf: where to
- * @len: its size
+ * @top: the row's sites
  */
-void stat_site_name(struct stat_syms *syms, uintptr_t ip, char *buf,
-		    size_t len)
+void stat_name_sites(struct stat_syms *syms, struct stat_out_site *top)
 {
-	if (!stat_symbolize(syms, (const void *)ip, buf, len))
-		snprintf(buf, len, "%p", (void *)ip);
+	unsigned int j;
+
+	for (j = 0; j < STAT_TOP; j++)
+		if (top[j].count &&
+		    !stat_symbolize(syms, (const void *)top[j].ip,
+				    top[j].name, sizeof(top[j].name)))
+			snprintf(top[j].name, sizeof(top[j].name), "%p",
+				 (void *)top[j].ip);
 }

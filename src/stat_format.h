@@ -87,9 +87,16 @@ void stat_print_csv(FILE *f, const struct stat_table *t, const void *rows,
 void stat_print_json(FILE *f, const struct stat_table *t, const void *rows,
 		     size_t n);
 
-/* Name a call site into @buf: its symbol, else its address. */
 struct stat_syms;
-void stat_site_name(struct stat_syms *syms, uintptr_t ip, char *buf,
-		    size_t len);
+void stat_name_sites(struct stat_syms *syms, struct stat_out_site *top);
+
+/* Counters read apart from each other: keep min <= max <= total. */
+static inline void stat_clamp(uint64_t *min, uint64_t *max, uint64_t total)
+{
+	if (*max > total)
+		*max = total;
+	if (*min > *max)
+		*min = *max;
+}
 
 #endif /* _KMUTEX_SRC_STAT_FORMAT_H */

@@ -229,11 +229,7 @@ static bool cs_fill(struct cs_row *w, const struct kmutex_lock_class *c,
 	w->hold_min = LOAD(&s->hold_min);
 	w->hold_max = LOAD(&s->hold_max);
 	w->hold_total = LOAD(&s->hold_total);
-	/* Read apart from each other: keep min <= max <= total. */
-	if (w->hold_max > w->hold_total)
-		w->hold_max = w->hold_total;
-	if (w->hold_min > w->hold_max)
-		w->hold_min = w->hold_max;
+	stat_clamp(&w->hold_min, &w->hold_max, w->hold_total);
 	w->hold_avg = w->holds ? w->hold_total / w->holds : 0;
 	for (j = 0; j < CLASS_STAT_SITES; j++) {
 		sites[j].ip = LOAD(&s->sites[j].ip);
@@ -249,13 +245,8 @@ static bool cs_fill(struct cs_row *w, const struct kmutex_lock_class *c,
 
 static void cs_names(struct cs_row *w, struct stat_syms *syms)
 {
-	unsigned int j;
-
 	class_str(w->class, w->name, sizeof(w->name));
-	for (j = 0; j < STAT_TOP; j++)
-		if (w->top[j].count)
-			stat_site_name(syms, w->top[j].ip, w->top[j].name,
-				       sizeof(w->top[j].name));
+	stat_name_sites(syms, w->top);
 }
 
 /* Every class side with an acquisition or a contention, sorted. */
