@@ -33,11 +33,11 @@
 
 #include "cpu.h"
 #include "stat.h"
+#include "stat_format.h"
 
 #define STAT_BITS	12			/* 4096 locks */
 #define STAT_SLOTS	(1u << STAT_BITS)
-#define STAT_SITES	8			/* per lock; 4 printed */
-#define STAT_TOP	4
+#define STAT_SITES	8			/* per lock; STAT_TOP printed */
 
 struct stat_site {
 	uintptr_t ip;
@@ -267,15 +267,44 @@ KMUTEX_API void kmutex_stat_reset(void)
 /* A record copied out of the table: what one row prints. */
 struct stat_row {
 	const void *lock;
-	enum stat_kind kind;
+	const char *type;
 	uintptr_t first_ip;
 	uint64_t contended, spun, slept, acquired, handoffs;
-	uint64_t wait_min, wait_max, wait_total;
-	uint64_t other_count, other_wait;
-	struct stat_site sites[STAT_SITES];	/* sorted by wait */
-	char name[160];
-	char site_name[STAT_TOP][160];
+	uint64_t wait_min, wait_avg, wait_max, wait_total;
+	char name[STAT_NAME_LEN];
+	struct stat_out_site top[STAT_TOP];	/* by wait */
 };
+
+#define ROW(key, sep, head, width, val, member)				\
+	STAT_FIELD(key, sep, head, width, val, struct stat_row, member)
+
+/* The row's columns (docs/lock_stat.md); text in us, csv/json in ns. */
+static const struct stat_field row_fields[] = {
+	ROW("name",		"",  "lock",	   -32, SV_CHARS, name),
+	ROW("type",		" ", "type",	   -11, SV_WORD,  type),
+	ROW("address",		NULL, NULL,	     0, SV_PTR,   lock),
+	ROW("contended",	" ", "contended",   10, SV_U64,   contended),
+	ROW("spun",		" ", "spun",	    10, SV_U64,   spun),
+	ROW("slept",		" ", "slept",	    10, SV_U64,   slept),
+	ROW("slow_acquired",	" ", "slow-acq",    10, SV_U64,   acquired),
+	ROW("handoffs",		" ", "handoffs",     8, SV_U64,   handoffs),
+	ROW("wait_min_ns",	" ", "wait-min",    12, SV_NS,    wait_min),
+	ROW("wait_avg_ns",	" ", "wait-avg",    12, SV_NS,    wait_avg),
+	ROW("wait_max_ns",	" ", "wait-max",    12, SV_NS,    wait_max),
+	ROW("wait_total_ns",	" ", "wait-total",  12, SV_NS,    wait_total),
+};
+
+/* A contention point: "    <count> waits <wait> us  <site>" in text. */
+static const struct stat_field site_fields[] = {
+	STAT_SITE("site",	NULL,		 0, SV_CHARS, name),
+	STAT_SITE("count",	"    ",		10, SV_U64,   count),
+	STAT_SITE("wait_ns",	" waits ",	14, SV_NS,    wait),
+	STAT_SITE(NULL,		" us  ",	 0, SV_CHARS, name),
+};
+
+static const struct stat_table stat_locks =
+	STAT_TABLE(row_fields, site_fields, struct stat_row, top,
+		   "locks", "sites", "site");
 
 static int site_cmp(const void *a, const void *b)
 {
@@ -298,10 +327,11 @@ static int row_cmp(const void *a, const void *b)
 
 static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
 {
+	struct stat_site sites[STAT_SITES];
 	unsigned int j;
 
 	w->lock = (const void *)(uintptr_t)(key >> 3);
-	w->kind = (enum stat_kind)((key & 7) - 1);
+	w->type = stat_kind_name[(key & 7) - 1];
 	w->first_ip = LOAD(&r->first_ip);
 	w->contended = LOAD(&r->contended);
 	w->spun = LOAD(&r->spun);
@@ -311,194 +341,49 @@ static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
 	w->wait_min = LOAD(&r->wait_min);
 	w->wait_max = LOAD(&r->wait_max);
 	w->wait_total = LOAD(&r->wait_total);
-	w->other_count = LOAD(&r->other_count);
-	w->other_wait = LOAD(&r->other_wait);
 	for (j = 0; j < STAT_SITES; j++) {
-		w->sites[j].ip = LOAD(&r->sites[j].ip);
-		w->sites[j].count = LOAD(&r->sites[j].count);
-		w->sites[j].wait = LOAD(&r->sites[j].wait);
+		sites[j].ip = LOAD(&r->sites[j].ip);
+		sites[j].count = LOAD(&r->sites[j].count);
+		sites[j].wait = LOAD(&r->sites[j].wait);
 	}
-	/* Read apart from each other: keep min <= max <= total. */
-	if (w->wait_max > w->wait_total)
-		w->wait_max = w->wait_total;
-	if (w->wait_min > w->wait_max)
-		w->wait_min = w->wait_max;
-	qsort(w->sites, STAT_SITES, sizeof(w->sites[0]), site_cmp);
+	stat_clamp(&w->wait_min, &w->wait_max, w->wait_total);
+	w->wait_avg = w->contended ? w->wait_total / w->contended : 0;
+	qsort(sites, STAT_SITES, sizeof(sites[0]), site_cmp);
+	for (j = 0; j < STAT_TOP; j++) {
+		w->top[j].ip = sites[j].ip;
+		w->top[j].count = sites[j].count;
+		w->top[j].wait = sites[j].wait;
+	}
 }
 
 /* The name: the lock's symbol, else "<kind>@addr (first: site)". */
 static void row_names(struct stat_row *w, struct stat_syms *syms)
 {
 	char site[128];
-	unsigned int j;
 
 	if (!stat_symbolize(syms, w->lock, w->name, sizeof(w->name)))
 		snprintf(w->name, sizeof(w->name), "%p@%s", w->lock,
 			 stat_symbolize(syms, (const void *)w->first_ip,
 					site, sizeof(site)) ?: "?");
-	for (j = 0; j < STAT_TOP; j++)
-		if (w->sites[j].count &&
-		    !stat_symbolize(syms, (const void *)w->sites[j].ip,
-				    w->site_name[j], sizeof(w->site_name[j])))
-			snprintf(w->site_name[j], sizeof(w->site_name[j]),
-				 "%p", (void *)w->sites[j].ip);
-}
-
-static uint64_t row_avg(const struct stat_row *w)
-{
-	return w->contended ? w->wait_total / w->contended : 0;
-}
-
-static void print_us(FILE *f, uint64_t ns)
-{
-	fprintf(f, " %12.2f", (double)ns / 1000.0);
+	stat_name_sites(syms, w->top);
 }
 
 static void print_text(FILE *f, struct stat_row *rows, size_t n,
 		       uint64_t dropped)
 {
-	size_t i;
-	unsigned int j;
-
 	fprintf(f, "kmutex lock statistics: %zu contended lock%s, by total "
 		"wait (times in us)\n", n, n == 1 ? "" : "s");
-	fprintf(f, "%-32s %-11s %10s %10s %10s %10s %8s %12s %12s %12s "
-		"%12s\n", "lock", "type", "contended", "spun", "slept",
-		"slow-acq", "handoffs", "wait-min", "wait-avg", "wait-max",
-		"wait-total");
-	for (i = 0; i < n; i++) {
-		struct stat_row *w = &rows[i];
-
-		fprintf(f, "%-32s %-11s %10llu %10llu %10llu %10llu %8llu",
-			w->name, stat_kind_name[w->kind],
-			(unsigned long long)w->contended,
-			(unsigned long long)w->spun,
-			(unsigned long long)w->slept,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->handoffs);
-		print_us(f, w->wait_min);
-		print_us(f, row_avg(w));
-		print_us(f, w->wait_max);
-		print_us(f, w->wait_total);
-		fputc('\n', f);
-		for (j = 0; j < STAT_TOP && w->sites[j].count; j++) {
-			fprintf(f, "    %10llu waits %14.2f us  %s\n",
-				(unsigned long long)w->sites[j].count,
-				(double)w->sites[j].wait / 1000.0,
-				w->site_name[j]);
-		}
-	}
+	stat_print_text(f, &stat_locks, rows, n);
 	if (dropped)
 		fprintf(f, "(%llu waits not counted: more than %u locks)\n",
 			(unsigned long long)dropped, STAT_SLOTS);
 }
 
-/* Names are symbols and addresses; quote for CSV anyway. */
-void stat_csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void print_csv(FILE *f, struct stat_row *rows, size_t n)
-{
-	size_t i;
-	unsigned int j;
-
-	fputs("name,type,address,contended,spun,slept,slow_acquired,"
-	      "handoffs,wait_min_ns,wait_avg_ns,wait_max_ns,wait_total_ns", f);
-	for (j = 1; j <= STAT_TOP; j++)
-		fprintf(f, ",site%u,site%u_count,site%u_wait_ns", j, j, j);
-	fputc('\n', f);
-	for (i = 0; i < n; i++) {
-		struct stat_row *w = &rows[i];
-
-		stat_csv_str(f, w->name);
-		fprintf(f, ",%s,%p,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
-			stat_kind_name[w->kind], w->lock,
-			(unsigned long long)w->contended,
-			(unsigned long long)w->spun,
-			(unsigned long long)w->slept,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->handoffs,
-			(unsigned long long)w->wait_min,
-			(unsigned long long)row_avg(w),
-			(unsigned long long)w->wait_max,
-			(unsigned long long)w->wait_total);
-		for (j = 0; j < STAT_TOP; j++) {
-			fputc(',', f);
-			if (!w->sites[j].count) {
-				fputs(",,", f);
-				continue;
-			}
-			stat_csv_str(f, w->site_name[j]);
-			fprintf(f, ",%llu,%llu",
-				(unsigned long long)w->sites[j].count,
-				(unsigned long long)w->sites[j].wait);
-		}
-		fputc('\n', f);
-	}
-}
-
-void stat_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void print_json(FILE *f, struct stat_row *rows, size_t n,
 		       uint64_t dropped)
 {
-	size_t i;
-	unsigned int j;
-
-	fprintf(f, "{\"dropped\": %llu, \"locks\": [",
-		(unsigned long long)dropped);
-	for (i = 0; i < n; i++) {
-		struct stat_row *w = &rows[i];
-
-		fputs(i ? ",\n {\"name\": " : "\n {\"name\": ", f);
-		stat_json_str(f, w->name);
-		fprintf(f, ", \"type\": \"%s\", \"address\": \"%p\", "
-			"\"contended\": %llu, \"spun\": %llu, \"slept\": %llu, "
-			"\"slow_acquired\": %llu, \"handoffs\": %llu, "
-			"\"wait_min_ns\": %llu, \"wait_avg_ns\": %llu, "
-			"\"wait_max_ns\": %llu, \"wait_total_ns\": %llu, "
-			"\"sites\": [", stat_kind_name[w->kind], w->lock,
-			(unsigned long long)w->contended,
-			(unsigned long long)w->spun,
-			(unsigned long long)w->slept,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->handoffs,
-			(unsigned long long)w->wait_min,
-			(unsigned long long)row_avg(w),
-			(unsigned long long)w->wait_max,
-			(unsigned long long)w->wait_total);
-		for (j = 0; j < STAT_TOP && w->sites[j].count; j++) {
-			fputs(j ? ", {\"site\": " : "{\"site\": ", f);
-			stat_json_str(f, w->site_name[j]);
-			fprintf(f, ", \"count\": %llu, \"wait_ns\": %llu}",
-				(unsigned long long)w->sites[j].count,
-				(unsigned long long)w->sites[j].wait);
-		}
-		fputs("]}", f);
-	}
-	fputs("\n]", f);
+	fprintf(f, "{\"dropped\": %llu, ", (unsigned long long)dropped);
+	stat_print_json(f, &stat_locks, rows, n);
 #ifdef KMUTEX_DEBUG
 	class_stat_print(f, STAT_JSON);	/* , "classes": [...] */
 #endif
@@ -576,7 +461,7 @@ KMUTEX_API int kmutex_stat_print(FILE *f)
 		return -1;
 	fmt = stat_format();
 	if (fmt == STAT_CSV)
-		print_csv(f, rows, n);
+		stat_print_csv(f, &stat_locks, rows, n);
 	else if (fmt == STAT_JSON)
 		print_json(f, rows, n, dropped);
 	else

@@ -143,10 +143,6 @@ static inline void stat_max(uint64_t *p, uint64_t v)
 		;
 }
 
-/* stat.c: quoted for CSV, escaped for JSON. */
-void stat_csv_str(FILE *f, const char *s);
-void stat_json_str(FILE *f, const char *s);
-
 #ifdef KMUTEX_DEBUG
 /*
  * src/debug/stat_class.c: the debugging build's per-class statistics

@@ -28,9 +28,8 @@
 #include <string.h>
 
 #include "../cpu.h"
+#include "../stat_format.h"
 #include "debug.h"
-
-#define CLASS_STAT_TOP	4
 
 #define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -143,12 +142,41 @@ void class_stat_reset(void)
 struct cs_row {
 	const struct kmutex_lock_class *class;
 	const char *type;
+	const char *init;		/* where its first lock was set up */
 	uint64_t acquired, contended, wait_total;
-	uint64_t holds, hold_min, hold_max, hold_total;
-	struct class_stat_site sites[CLASS_STAT_SITES];	/* by count */
-	char name[160];
-	char site_name[CLASS_STAT_TOP][160];
+	uint64_t holds, hold_min, hold_avg, hold_max, hold_total;
+	char name[STAT_NAME_LEN];
+	struct stat_out_site top[STAT_TOP];	/* by count */
 };
+
+#define CS(key, sep, head, width, val, member)				\
+	STAT_FIELD(key, sep, head, width, val, struct cs_row, member)
+
+/* The row's columns (docs/lock_stat.md); text in us, csv/json in ns. */
+static const struct stat_field cs_fields[] = {
+	CS("class",		"",  "class",	      -32, SV_CHARS, name),
+	CS("init",		NULL, NULL,		0, SV_STR,   init),
+	CS("type",		" ", "type",	      -11, SV_WORD,  type),
+	CS("acquisitions",	" ", "acquisitions",   12, SV_U64,   acquired),
+	CS("contended",		" ", "contended",      10, SV_U64,   contended),
+	CS("contended_wait_ns",	NULL, NULL,		0, SV_U64,   wait_total),
+	CS("hold_min_ns",	" ", "hold-min",       12, SV_NS,    hold_min),
+	CS("hold_avg_ns",	" ", "hold-avg",       12, SV_NS,    hold_avg),
+	CS("hold_max_ns",	" ", "hold-max",       12, SV_NS,    hold_max),
+	CS("hold_total_ns",	" ", "hold-total",     12, SV_NS,  hold_total),
+	CS(NULL,		"  ", "init",		0, SV_STR,   init),
+};
+
+/* An acquisition point: "    <count> acquired at  <site>" in text. */
+static const struct stat_field cs_site_fields[] = {
+	STAT_SITE("site",	NULL,		   0, SV_CHARS, name),
+	STAT_SITE("count",	"    ",		  10, SV_U64,   count),
+	STAT_SITE(NULL,		" acquired at  ",  0, SV_CHARS, name),
+};
+
+static const struct stat_table cs_table =
+	STAT_TABLE(cs_fields, cs_site_fields, struct cs_row, top,
+		   "classes", "acquired_at", "acq_site");
 
 static const char *cs_type(unsigned int type, bool read)
 {
@@ -186,6 +214,7 @@ static bool cs_fill(struct cs_row *w, const struct kmutex_lock_class *c,
 		    bool read)
 {
 	const struct class_stat *s = &c->stat[read];
+	struct class_stat_site sites[CLASS_STAT_SITES];
 	unsigned int j;
 
 	w->acquired = LOAD(&s->acquired);
@@ -194,35 +223,30 @@ static bool cs_fill(struct cs_row *w, const struct kmutex_lock_class *c,
 		return false;
 	w->class = c;
 	w->type = cs_type(LOAD(&c->stat_type), read);
+	w->init = c->site ? c->site : "?";
 	w->wait_total = LOAD(&s->wait_total);
 	w->holds = LOAD(&s->holds);
 	w->hold_min = LOAD(&s->hold_min);
 	w->hold_max = LOAD(&s->hold_max);
 	w->hold_total = LOAD(&s->hold_total);
-	/* Read apart from each other: keep min <= max <= total. */
-	if (w->hold_max > w->hold_total)
-		w->hold_max = w->hold_total;
-	if (w->hold_min > w->hold_max)
-		w->hold_min = w->hold_max;
+	stat_clamp(&w->hold_min, &w->hold_max, w->hold_total);
+	w->hold_avg = w->holds ? w->hold_total / w->holds : 0;
 	for (j = 0; j < CLASS_STAT_SITES; j++) {
-		w->sites[j].ip = LOAD(&s->sites[j].ip);
-		w->sites[j].count = LOAD(&s->sites[j].count);
+		sites[j].ip = LOAD(&s->sites[j].ip);
+		sites[j].count = LOAD(&s->sites[j].count);
 	}
-	qsort(w->sites, CLASS_STAT_SITES, sizeof(w->sites[0]), cs_site_cmp);
+	qsort(sites, CLASS_STAT_SITES, sizeof(sites[0]), cs_site_cmp);
+	for (j = 0; j < STAT_TOP; j++) {
+		w->top[j].ip = sites[j].ip;
+		w->top[j].count = sites[j].count;
+	}
 	return true;
 }
 
 static void cs_names(struct cs_row *w, struct stat_syms *syms)
 {
-	unsigned int j;
-
 	class_str(w->class, w->name, sizeof(w->name));
-	for (j = 0; j < CLASS_STAT_TOP; j++)
-		if (w->sites[j].count &&
-		    !stat_symbolize(syms, (const void *)w->sites[j].ip,
-				    w->site_name[j], sizeof(w->site_name[j])))
-			snprintf(w->site_name[j], sizeof(w->site_name[j]),
-				 "%p", (void *)w->sites[j].ip);
+	stat_name_sites(syms, w->top);
 }
 
 /* Every class side with an acquisition or a contention, sorted. */
@@ -252,115 +276,6 @@ static struct cs_row *cs_rows(size_t *np)
 	return rows;
 }
 
-static uint64_t cs_avg(const struct cs_row *w)
-{
-	return w->holds ? w->hold_total / w->holds : 0;
-}
-
-static void cs_print_text(FILE *f, const struct cs_row *rows, size_t n)
-{
-	size_t i;
-	unsigned int j;
-
-	fprintf(f, "\nkmutex lock classes (debugging build): %zu class%s, by "
-		"total hold time (times in us)\n", n, n == 1 ? "" : "es");
-	fprintf(f, "%-32s %-11s %12s %10s %12s %12s %12s %12s  %s\n",
-		"class", "type", "acquisitions", "contended", "hold-min",
-		"hold-avg", "hold-max", "hold-total", "init");
-	for (i = 0; i < n; i++) {
-		const struct cs_row *w = &rows[i];
-
-		fprintf(f, "%-32s %-11s %12llu %10llu %12.2f %12.2f %12.2f "
-			"%12.2f  %s\n", w->name, w->type,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->contended,
-			(double)w->hold_min / 1000.0,
-			(double)cs_avg(w) / 1000.0,
-			(double)w->hold_max / 1000.0,
-			(double)w->hold_total / 1000.0,
-			w->class->site ? w->class->site : "?");
-		for (j = 0; j < CLASS_STAT_TOP && w->sites[j].count; j++)
-			fprintf(f, "    %10llu acquired at  %s\n",
-				(unsigned long long)w->sites[j].count,
-				w->site_name[j]);
-	}
-}
-
-static void cs_print_csv(FILE *f, const struct cs_row *rows, size_t n)
-{
-	size_t i;
-	unsigned int j;
-
-	fputs("\nclass,init,type,acquisitions,contended,contended_wait_ns,"
-	      "hold_min_ns,hold_avg_ns,hold_max_ns,hold_total_ns", f);
-	for (j = 1; j <= CLASS_STAT_TOP; j++)
-		fprintf(f, ",acq_site%u,acq_site%u_count", j, j);
-	fputc('\n', f);
-	for (i = 0; i < n; i++) {
-		const struct cs_row *w = &rows[i];
-
-		stat_csv_str(f, w->name);
-		fputc(',', f);
-		stat_csv_str(f, w->class->site ? w->class->site : "?");
-		fprintf(f, ",%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu", w->type,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->contended,
-			(unsigned long long)w->wait_total,
-			(unsigned long long)w->hold_min,
-			(unsigned long long)cs_avg(w),
-			(unsigned long long)w->hold_max,
-			(unsigned long long)w->hold_total);
-		for (j = 0; j < CLASS_STAT_TOP; j++) {
-			fputc(',', f);
-			if (!w->sites[j].count) {
-				fputc(',', f);
-				continue;
-			}
-			stat_csv_str(f, w->site_name[j]);
-			fprintf(f, ",%llu",
-				(unsigned long long)w->sites[j].count);
-		}
-		fputc('\n', f);
-	}
-}
-
-/* The "classes" member of the JSON object stat.c opened. */
-static void cs_print_json(FILE *f, const struct cs_row *rows, size_t n)
-{
-	size_t i;
-	unsigned int j;
-
-	fputs(", \"classes\": [", f);
-	for (i = 0; i < n; i++) {
-		const struct cs_row *w = &rows[i];
-
-		fputs(i ? ",\n {\"class\": " : "\n {\"class\": ", f);
-		stat_json_str(f, w->name);
-		fputs(", \"init\": ", f);
-		stat_json_str(f, w->class->site ? w->class->site : "?");
-		fprintf(f, ", \"type\": \"%s\", \"acquisitions\": %llu, "
-			"\"contended\": %llu, \"contended_wait_ns\": %llu, "
-			"\"hold_min_ns\": %llu, \"hold_avg_ns\": %llu, "
-			"\"hold_max_ns\": %llu, \"hold_total_ns\": %llu, "
-			"\"acquired_at\": [", w->type,
-			(unsigned long long)w->acquired,
-			(unsigned long long)w->contended,
-			(unsigned long long)w->wait_total,
-			(unsigned long long)w->hold_min,
-			(unsigned long long)cs_avg(w),
-			(unsigned long long)w->hold_max,
-			(unsigned long long)w->hold_total);
-		for (j = 0; j < CLASS_STAT_TOP && w->sites[j].count; j++) {
-			fputs(j ? ", {\"site\": " : "{\"site\": ", f);
-			stat_json_str(f, w->site_name[j]);
-			fprintf(f, ", \"count\": %llu}",
-				(unsigned long long)w->sites[j].count);
-		}
-		fputs("]}", f);
-	}
-	fputs("\n]", f);
-}
-
 /**
  * class_stat_print - the per-class table, after the production one
  * @f: where to
@@ -373,11 +288,17 @@ void class_stat_print(FILE *f, enum stat_format fmt)
 	size_t n = 0;
 
 	rows = cs_rows(&n);
-	if (fmt == STAT_CSV)
-		cs_print_csv(f, rows, n);
-	else if (fmt == STAT_JSON)
-		cs_print_json(f, rows, n);
-	else
-		cs_print_text(f, rows, n);
+	if (fmt == STAT_CSV) {
+		fputc('\n', f);
+		stat_print_csv(f, &cs_table, rows, n);
+	} else if (fmt == STAT_JSON) {
+		fputs(", ", f);
+		stat_print_json(f, &cs_table, rows, n);
+	} else {
+		fprintf(f, "\nkmutex lock classes (debugging build): %zu "
+			"class%s, by total hold time (times in us)\n", n,
+			n == 1 ? "" : "es");
+		stat_print_text(f, &cs_table, rows, n);
+	}
 	free(rows);
 }
