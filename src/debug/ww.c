@@ -21,7 +21,6 @@
 #include <linux/ww_mutex.h>
 
 #include "debug.h"
-#include "../hooks.h"
 
 struct ww_maps {
 	const struct ww_class *ww_class;
@@ -132,7 +131,7 @@ void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		validate_chain(t, &next, nest);
 	}
 	/* The program's call site and class for the slow path's count. */
-	hook_caller(lock, ip, next.class);
+	STAT_CALLER_CLASS(lock, ip, next.class);
 }
 
 /**
