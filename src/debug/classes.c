@@ -143,16 +143,20 @@ struct kmutex_lock_class *class_next(unsigned int *pos)
 	return NULL;
 }
 
-/* Forget the cached classes: the key changed. */
+/*
+ * Forget the cached classes: the key changed.  The key is stored last,
+ * RELEASE: a thread that reads it with ACQUIRE and finds the new key
+ * (ww_fill()'s first-use check) also sees the name and the caches.
+ */
 static void map_set_key(struct kmutex_dep_map *map,
 			const void *key, const char *key_name)
 {
 	int i;
 
-	map->key = key;
 	map->key_name = key_name;
 	for (i = 0; i < KMUTEX_MAX_SUBCLASSES; i++)
 		__atomic_store_n(&map->class_cache[i], NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&map->key, key, __ATOMIC_RELEASE);
 }
 
 /**

@@ -81,8 +81,20 @@ ww_fill(struct kmutex_thread *t, struct held_lock *next,
 	struct ww_maps *m = ctx && ctx->ww_class ? ww_maps(ctx->ww_class) : NULL;
 	struct held_lock *top;
 
-	if (c && map->key != &c->mutex_name)
-		kmutex_lockdep_set_class(map, &c->mutex_name, c->mutex_name);
+	/*
+	 * First use of a lock of the class: threads that take it together
+	 * would race on the map (TSan saw it once the tests' threads started
+	 * together).  Set once, under lockdep's lock; map_set_key() stores
+	 * the key last, RELEASE, for the ACQUIRE here.
+	 */
+	if (c && __atomic_load_n(&map->key, __ATOMIC_ACQUIRE) !=
+		 &c->mutex_name) {
+		lockdep_lock_acquire();
+		if (map->key != &c->mutex_name)
+			kmutex_lockdep_set_class(map, &c->mutex_name,
+						 c->mutex_name);
+		lockdep_lock_release();
+	}
 	held_fill(t, next, map, 0, call, ip);
 	next->obj = lock;
 	next->obj_size = sizeof(*lock);
