@@ -73,13 +73,14 @@ static __no_context_analysis void *writer(void *arg)
 static void exclusion(void)
 {
 	pthread_t r[8], w[3];
-	uint64_t end = test_now_ns() + test_duration_ns(2);
+	uint64_t end;
 	int i;
 
 	for (i = 0; i < 8; i++)
 		CHECK(pthread_create(&r[i], NULL, reader, NULL) == 0);
 	for (i = 0; i < 3; i++)
 		CHECK(pthread_create(&w[i], NULL, writer, NULL) == 0);
+	end = test_now_ns() + test_duration_ns(2);	/* once all exist */
 	while (test_now_ns() < end)
 		test_sleep_ms(20);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
