@@ -99,8 +99,9 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * the process-wide choice flips with a margin either side (0.25 and
  * 0.15), written only on a flip so the line stays shared.  While the
  * owner keeps the lock, spinners wait patiently (mutex_spin_patient())
- * and 1 slow path in MUTEX_PROBE_EVERY spins as before and measures
- * again: the pair and the workload can change.  This catches both
+ * and 1 slow path in MUTEX_PROBE_EVERY lets the lock move again
+ * (MUTEX_PROBE_FLIP) so that the threads measure again: the pair and the
+ * workload can change.  This catches both
  * causes of an expensive move, a far pair and a data-heavy section,
  * where timing only the lock word's move (~70 ns vs ~150 ns one way
  * here: AMD hands a just-read dirty line over exclusive, so a CAS after
@@ -122,6 +123,22 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #endif
 #ifndef MUTEX_PROBE_EVERY
 #define MUTEX_PROBE_EVERY	64
+#endif
+/*
+ * A probe flips the choice back to moving, and the next MUTEX_SAMPLES
+ * samples choose again.  A probe that only spun once could not measure:
+ * its cycle C runs from its last slow-path acquisition, and while the
+ * owner keeps the lock that is 100 us or more ago (MUTEX_CYCLE_MAX_NS),
+ * so once kept the lock stayed kept for the life of the process, even
+ * after the workload changed.  In make bench, whose workloads run one
+ * after another in one process, the empty critical section inherited
+ * "keep" from the one before and ran at one thread's speed.  Measured
+ * against the build without the flip (-DMUTEX_PROBE_FLIP=0), far pair
+ * (463 ns), 2-16 threads, 5 reps: empty section 1.23-1.27x (0.97-1.03x
+ * pthread, was 0.75-0.82x), 100 ns and 24-line sections 0.96-1.01x.
+ */
+#ifndef MUTEX_PROBE_FLIP
+#define MUTEX_PROBE_FLIP	1
 #endif
 #define MUTEX_CYCLE_MAX_NS	100000	/* longer: descheduled, or other work */
 
@@ -236,9 +253,12 @@ static bool mutex_spin(struct mutex *lock)
 	bool got = false;
 	int i;
 
-	if (MUTEX_ADAPT && __atomic_load_n(&mutex_keep, __ATOMIC_RELAXED) &&
-	    ++mutex_tl.probe % MUTEX_PROBE_EVERY)
-		return mutex_spin_patient(lock);
+	if (MUTEX_ADAPT && __atomic_load_n(&mutex_keep, __ATOMIC_RELAXED)) {
+		if (++mutex_tl.probe % MUTEX_PROBE_EVERY)
+			return mutex_spin_patient(lock);
+		if (MUTEX_PROBE_FLIP && !MUTEX_FORCE_KEEP)
+			__atomic_store_n(&mutex_keep, 0, __ATOMIC_RELAXED);
+	}
 	if (!spinner_claim(&lock->spinner))
 		return false;
 	enter = now_ns();
