@@ -96,8 +96,14 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * thread held it H after taking it, W = H - P.  Moving the lock pays
  * while H, the hold with the move's cost in it, is not much above P:
  * H < 1.5 P, that is W/C < 0.2.  Each thread keeps an average of W/C;
- * the process-wide choice flips with a margin either side (0.25 and
- * 0.15), written only on a flip so the line stays shared.  While the
+ * the process-wide choice flips with a margin either side (0.375 and
+ * 0.22), written only on a flip so the line stays shared.  The keep
+ * side is wide because an empty section's W is mostly the lock word's
+ * trip, which the other thread's private work overlaps: with 0.25 and
+ * 0.15 it chose keep about half the time on a far pair (463 ns) and
+ * ran 0.79-0.98x pthread at 2-16 threads; with 0.375/0.22, in the same
+ * make bench run, 0.96-1.03x, and 1.03-1.14x the old thresholds, the
+ * 100 ns and 24-line sections unchanged (0.99-1.01x; they stay kept).  While the
  * owner keeps the lock, spinners wait patiently (mutex_spin_patient())
  * and 1 slow path in MUTEX_PROBE_EVERY lets the lock move again
  * (MUTEX_PROBE_FLIP) so that the threads measure again: the pair and the
@@ -113,10 +119,10 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #define MUTEX_ADAPT		1
 #endif
 #ifndef MUTEX_KEEP_ABOVE
-#define MUTEX_KEEP_ABOVE	64	/* W/C in 256ths: 0.25 */
+#define MUTEX_KEEP_ABOVE	96	/* W/C in 256ths: 0.375 */
 #endif
 #ifndef MUTEX_MOVE_BELOW
-#define MUTEX_MOVE_BELOW	38	/* 0.15 */
+#define MUTEX_MOVE_BELOW	56	/* 0.22 */
 #endif
 #ifndef MUTEX_SAMPLES
 #define MUTEX_SAMPLES		16	/* per look at the average */
