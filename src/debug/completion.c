@@ -17,7 +17,7 @@
 #include <linux/completion.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(x->magic != x)";
@@ -100,7 +100,7 @@ KMUTEX_API long kmutex_debug_wait_for_completion(struct completion *x,
 	long ret;
 
 	checks(x, true, call, ip);
-	STAT_CALLER(x, ip);
+	hook_caller(x, ip, NULL);
 	/* Told to ThreadSanitizer as the production build tells it. */
 	if (__kmutex_likely(!hung_on()) ||
 	    __atomic_load_n(&x->done, __ATOMIC_ACQUIRE))

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 /* magic of a destroyed mutex: not its address, nor 0 (never set). */
 #define DESTROYED(lock)	((const void *)((uintptr_t)(lock) ^ 0x5a5a5a5aul))
@@ -229,7 +229,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	if (__kmutex_unlikely(nest_lock != NULL))
 		nest_lock = nest_lock_check(t, &next, nest_lock);
 	lock_check_order(t, prev, &next, nest_lock);
-	STAT_CALLER_CLASS(lock, ip, next.class);
+	hook_caller(lock, ip, next.class);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 #define READERS(c)	((unsigned int)(c) >> RWSEM_READER_SHIFT)
 
@@ -225,7 +225,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 	rwsem_held_fill(t, &next, sem, subclass, read, call, ip, false);
 	lock_check_handler(t, &next);
 	lock_check_order(t, prev, &next, NULL);
-	STAT_CALLER_CLASS(sem, ip, next.class);
+	hook_caller(sem, ip, next.class);
 	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;

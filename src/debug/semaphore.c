@@ -19,7 +19,7 @@
 #include <linux/semaphore.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(sem->magic != sem)";
@@ -132,7 +132,7 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 	int ret = 0;
 
 	checks(sem, true, call, __builtin_return_address(0));
-	STAT_CALLER(sem, __builtin_return_address(0));
+	hook_caller(sem, __builtin_return_address(0), NULL);
 	if (__kmutex_unlikely(!down_fast(sem)))
 		ret = down_slow(sem, intr, timed, timeout, call,
 				__builtin_return_address(0));
