@@ -10,7 +10,11 @@
  *          a race report;
  *   abba   two mutexes taken in both orders (never at once, so nothing
  *          deadlocks): a lock-order report, from the checkers that have
- *          a lock-order detector.
+ *          a lock-order detector;
+ *   abba_percpu  the same with a percpu rwsem, written then the mutex,
+ *          and the mutex then read: the percpu rwsem's reader fast path
+ *          has no lock of its own inside, so only its hooks
+ *          (kmutex/hooks.h, src/percpu_rwsem.c) tell the checker.
  *
  * The includer sets ANN_ITER (acquisitions per thread) and
  * ANN_YIELD_EVERY: under Valgrind the threads take turns on one CPU, so
@@ -23,6 +27,7 @@
 
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/percpu-rwsem.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 
@@ -187,6 +192,38 @@ static int ann_case_abba(void)
 	return 0;
 }
 
+DEFINE_STATIC_PERCPU_RWSEM(ann_p);
+static DEFINE_MUTEX(ann_c);
+
+static void *ann_pw_c(void *arg)
+{
+	percpu_down_write(&ann_p);
+	mutex_lock(&ann_c);
+	mutex_unlock(&ann_c);
+	percpu_up_write(&ann_p);
+	return arg;
+}
+
+static void *ann_c_pr(void *arg)
+{
+	mutex_lock(&ann_c);
+	percpu_down_read(&ann_p);
+	percpu_up_read(&ann_p);
+	mutex_unlock(&ann_c);
+	return arg;
+}
+
+static int ann_case_abba_percpu(void)
+{
+	pthread_t t;
+
+	CHECK(pthread_create(&t, NULL, ann_pw_c, NULL) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, ann_c_pr, NULL) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	return 0;
+}
+
 /* Run case @name; -1 if there is no such case. */
 static int ann_run_case(const char *name)
 {
@@ -196,6 +233,8 @@ static int ann_run_case(const char *name)
 		return ann_case_race();
 	if (!strcmp(name, "abba"))
 		return ann_case_abba();
+	if (!strcmp(name, "abba_percpu"))
+		return ann_case_abba_percpu();
 	return -1;
 }
 
