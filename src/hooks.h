@@ -23,7 +23,7 @@
  *					lock class @cls, or NULL) is the
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
- *	hook_sleep()			a waiter goes to sleep (futex_wait)
+ *	hook_sleep()			a waiter goes to sleep
  *
  * Consumer: lock_stat (src/stat.h, stat.c), each hook one predictable
  * branch with statistics off.  A new consumer adds its call to each

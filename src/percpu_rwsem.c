@@ -171,7 +171,7 @@ KMUTEX_API void kmutex_percpu_down_read(struct percpu_rw_semaphore *sem)
 	__kmutex_hook_acquire(sem, PERCPU_READ);
 	if (__kmutex_unlikely(!reader_enter(sem))) {
 		reader_leave(sem);
-		/* The slow path: wait for the writer, counted under its rwsem. */
+		/* Slow: wait for the writer, counted under its rwsem. */
 		down_read(&sem->rwsem);
 		__atomic_fetch_add(this_count(sem), 1, __ATOMIC_RELAXED);
 		up_read(&sem->rwsem);

@@ -84,8 +84,8 @@ int main(int argc, char **argv)
 	}
 	rc = run_child("/proc/self/exe", "abba_percpu", out, sizeof(out));
 	if (rc != TSAN_EXITCODE || !strstr(out, "lock-order-inversion")) {
-		fprintf(stderr, "abba_percpu: exit %d, no lock-order-inversion\n%s",
-			rc, out);
+		fprintf(stderr, "abba_percpu: exit %d, "
+			"no lock-order-inversion\n%s", rc, out);
 		return 1;
 	}
 	printf("clean: no report; race: reported; abba, abba_percpu: "

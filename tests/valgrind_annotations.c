@@ -6,8 +6,8 @@
  * with the case's name, and is judged from outside: valgrind's exit code
  * (66 when it reported an error) and its report on stderr.  clean: no
  * report from either tool; race: each tool reports it; abba and
- * abba_percpu: Helgrind reports the lock-order inversions (DRD has no lock-order detector, so
- * it is not asked).
+ * abba_percpu: Helgrind reports the lock-order inversions (DRD has no
+ * lock-order detector, so it is not asked).
  *
  * Skipped when valgrind is not installed.
  */

@@ -58,7 +58,8 @@ __KMUTEX_BEGIN_DECLS
 
 #define __kmutex_hook_create(m)		__kmutex_tsan_create(m)
 #define __kmutex_hook_destroy(m)	__kmutex_tsan_destroy(m)
-#define __kmutex_hook_acquire(m, flags)	__kmutex_tsan_pre_lock((m), (flags))
+#define __kmutex_hook_acquire(m, flags) \
+	__kmutex_tsan_pre_lock((m), (flags))
 #define __kmutex_hook_acquired(m, flags, ok) \
 	__kmutex_tsan_post_lock((m), (flags), (ok))
 #define __kmutex_hook_release(m, flags) \
@@ -85,7 +86,8 @@ __KMUTEX_BEGIN_DECLS
 
 #define __KMUTEX_HOOK_WRITE(flags)	(!((flags) & __KMUTEX_HOOK_READ))
 
-#define __kmutex_hook_create(m)		__kmutex_vg_init((m), sizeof(*(m)))
+#define __kmutex_hook_create(m) \
+	__kmutex_vg_init((m), sizeof(*(m)))
 #define __kmutex_hook_destroy(m)	__kmutex_vg_fini((m), sizeof(*(m)))
 #define __kmutex_hook_acquire(m, flags)	((void)(m), (void)(flags))
 #define __kmutex_hook_acquired(m, flags, ok)				\
@@ -94,7 +96,8 @@ __KMUTEX_BEGIN_DECLS
 #define __kmutex_hook_release(m, flags)					\
 	__kmutex_vg_pre_unlock((m), sizeof(*(m)), __KMUTEX_HOOK_WRITE(flags))
 #define __kmutex_hook_released(m, flags)	((void)(m), (void)(flags))
-#define __kmutex_hook_signal(x)		__kmutex_vg_release((x), sizeof(*(x)))
+#define __kmutex_hook_signal(x) \
+	__kmutex_vg_release((x), sizeof(*(x)))
 #define __kmutex_hook_signalled_if(x, ok) \
 	__kmutex_vg_acquire((x), sizeof(*(x)), (ok))
 
