@@ -15,7 +15,7 @@
 #include <linux/completion.h>
 
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -143,7 +143,7 @@ static long completion_wait(struct completion *x, int intr, long timeout)
 KMUTEX_API long kmutex_wait_for_completion(struct completion *x, int intr,
 					   long timeout)
 {
-	return STAT_WAIT(x, STAT_COMPLETION, completion_wait(x, intr, timeout));
+	return HOOK_WAIT(x, STAT_COMPLETION, completion_wait(x, intr, timeout));
 }
 
 /**
@@ -222,7 +222,7 @@ static void completion_do(struct completion *x, bool all)
 	while ((w = waiter_first(&x->wait_list))) {
 		list_del(&w->node);
 		wake_q_grant(&q, w);	/* it consumes this complete() */
-		STAT_HANDOFF(x, STAT_COMPLETION);
+		hook_handoff(x, STAT_COMPLETION);
 		if (!all)
 			break;
 	}

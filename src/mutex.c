@@ -37,7 +37,7 @@
 
 #include "cpu.h"
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -434,7 +434,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
  */
 KMUTEX_API void kmutex_mutex_lock_slowpath(struct mutex *lock)
 {
-	STAT_WAIT(lock, STAT_MUTEX,
+	HOOK_WAIT(lock, STAT_MUTEX,
 		  mutex_lock_common(lock, false, "mutex_lock"));
 }
 
@@ -448,7 +448,7 @@ KMUTEX_API void kmutex_mutex_lock_slowpath(struct mutex *lock)
  */
 KMUTEX_API int kmutex_mutex_lock_interruptible_slowpath(struct mutex *lock)
 {
-	return STAT_WAIT(lock, STAT_MUTEX,
+	return HOOK_WAIT(lock, STAT_MUTEX,
 			 mutex_lock_common(lock, true, "mutex_lock_interruptible"));
 }
 
@@ -477,7 +477,7 @@ KMUTEX_API void kmutex_mutex_unlock_slowpath(struct mutex *lock,
 	w = first_waiter(lock);
 	if (w && w->want_handoff) {
 		waiter_set_state(w, WAITER_HANDOFF);	/* count stays -1 */
-		STAT_HANDOFF(lock, STAT_MUTEX);
+		hook_handoff(lock, STAT_MUTEX);
 		wait_lock_release(&lock->wait_lock);
 		waiter_wake(w);
 		return;

@@ -111,11 +111,13 @@ KMUTEX_API int kmutex_percpu_init_rwsem(struct percpu_rw_semaphore *sem,
 	(void)key;
 	(void)site;
 #endif
+	__kmutex_hook_create(sem);
 	return 0;
 }
 
 KMUTEX_API void kmutex_percpu_free_rwsem(struct percpu_rw_semaphore *sem)
 {
+	__kmutex_hook_destroy(sem);
 	if (sem->allocated)
 		free(sem->slots);
 	sem->slots = NULL;
@@ -148,28 +150,40 @@ static void reader_leave(struct percpu_rw_semaphore *sem)
 	}
 }
 
+/*
+ * The instrumentation hooks (kmutex/hooks.h) see a percpu rwsem as one
+ * reader-writer lock, @sem: its fast paths are here, not inline.
+ */
+#define PERCPU_READ	__KMUTEX_HOOK_READ
+#define PERCPU_TRY	(__KMUTEX_HOOK_READ | __KMUTEX_HOOK_TRY)
+
 KMUTEX_API int kmutex_percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
 {
+	__kmutex_hook_acquire(sem, PERCPU_TRY);
 	if (__kmutex_likely(reader_enter(sem)))
-		return 1;
+		return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
 	reader_leave(sem);
-	return 0;
+	return __kmutex_hook_trylocked(sem, PERCPU_TRY, 0);
 }
 
 KMUTEX_API void kmutex_percpu_down_read(struct percpu_rw_semaphore *sem)
 {
-	if (__kmutex_likely(reader_enter(sem)))
-		return;
-	reader_leave(sem);
-	/* The slow path: wait for the writer, counted under its rwsem. */
-	down_read(&sem->rwsem);
-	__atomic_fetch_add(this_count(sem), 1, __ATOMIC_RELAXED);
-	up_read(&sem->rwsem);
+	__kmutex_hook_acquire(sem, PERCPU_READ);
+	if (__kmutex_unlikely(!reader_enter(sem))) {
+		reader_leave(sem);
+		/* Slow: wait for the writer, counted under its rwsem. */
+		down_read(&sem->rwsem);
+		__atomic_fetch_add(this_count(sem), 1, __ATOMIC_RELAXED);
+		up_read(&sem->rwsem);
+	}
+	__kmutex_hook_acquired(sem, PERCPU_READ, true);
 }
 
 KMUTEX_API void kmutex_percpu_up_read(struct percpu_rw_semaphore *sem)
 {
+	__kmutex_hook_release(sem, PERCPU_READ);
 	reader_leave(sem);
+	__kmutex_hook_released(sem, PERCPU_READ);
 }
 
 /*
@@ -189,6 +203,7 @@ static unsigned int readers(struct percpu_rw_semaphore *sem)
 
 KMUTEX_API void kmutex_percpu_down_write(struct percpu_rw_semaphore *sem)
 {
+	__kmutex_hook_acquire(sem, 0);
 	down_write(&sem->rwsem);
 	__atomic_store_n(&sem->block, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
@@ -198,10 +213,13 @@ KMUTEX_API void kmutex_percpu_down_write(struct percpu_rw_semaphore *sem)
 			break;
 		futex_wait(&sem->writer_seq, seq);
 	}
+	__kmutex_hook_acquired(sem, 0, true);
 }
 
 KMUTEX_API void kmutex_percpu_up_write(struct percpu_rw_semaphore *sem)
 {
+	__kmutex_hook_release(sem, 0);
 	__atomic_store_n(&sem->block, 0, __ATOMIC_RELEASE);
 	up_write(&sem->rwsem);
+	__kmutex_hook_released(sem, 0);
 }

@@ -59,7 +59,7 @@
 
 #include "cpu.h"
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -155,7 +155,7 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 		__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
 	wake_q_add(q, w, grant ? WAITER_HANDOFF : WAITER_WOKEN);
 	if (grant)
-		STAT_HANDOFF(sem, w->flags & WAITER_READER ? STAT_RWSEM_READ :
+		hook_handoff(sem, w->flags & WAITER_READER ? STAT_RWSEM_READ :
 			     STAT_RWSEM_WRITE);
 }
 
@@ -482,7 +482,7 @@ KMUTEX_API void kmutex_rwsem_wake(struct rw_semaphore *sem, int op)
  */
 KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
 {
-	return STAT_WAIT(sem, STAT_RWSEM_READ, rwsem_down_read_slow(sem, intr));
+	return HOOK_WAIT(sem, STAT_RWSEM_READ, rwsem_down_read_slow(sem, intr));
 }
 
 /**
@@ -495,6 +495,6 @@ KMUTEX_API int kmutex_down_read_slowpath(struct rw_semaphore *sem, int intr)
  */
 KMUTEX_API int kmutex_down_write_slowpath(struct rw_semaphore *sem, int intr)
 {
-	return STAT_WAIT(sem, STAT_RWSEM_WRITE,
+	return HOOK_WAIT(sem, STAT_RWSEM_WRITE,
 			 rwsem_down_write_slow(sem, intr));
 }

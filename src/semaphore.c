@@ -31,7 +31,7 @@
 #include <linux/semaphore.h>
 
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "race.h"
 #include "wait_lock.h"
 #include "waiter.h"
@@ -162,7 +162,7 @@ static int sem_down_slow(struct semaphore *sem, int intr, long timeout_ms)
 KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
 					   long timeout_ms)
 {
-	return STAT_WAIT(sem, STAT_SEMAPHORE,
+	return HOOK_WAIT(sem, STAT_SEMAPHORE,
 			 sem_down_slow(sem, intr, timeout_ms));
 }
 
@@ -172,7 +172,7 @@ KMUTEX_API int kmutex_down_common_slowpath(struct semaphore *sem, int intr,
  */
 KMUTEX_API void kmutex_down_slowpath(struct semaphore *sem)
 {
-	STAT_WAIT(sem, STAT_SEMAPHORE, sem_down_slow(sem, 0, -1));
+	HOOK_WAIT(sem, STAT_SEMAPHORE, sem_down_slow(sem, 0, -1));
 }
 
 /* count -1 under wait_lock: hand the unit to @w, the first waiter. */
@@ -184,7 +184,7 @@ static void sem_grant(struct semaphore *sem, struct wait_lock_irq *n,
 	list_del(&w->node);
 	sem_unmark_if_idle(sem);
 	wake_q_grant(&q, w);
-	STAT_HANDOFF(sem, STAT_SEMAPHORE);
+	hook_handoff(sem, STAT_SEMAPHORE);
 	sem_unlock(sem, n, &q);
 }
 

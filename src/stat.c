@@ -5,7 +5,7 @@
  * The idea is the kernel's lock_stat (/proc/lock_stat): per lock,
  * contentions, wait times and the places that waited.  Unlike lock_stat
  * nothing is added to the lock structs or the inline fast paths: the
- * slow paths (STAT_WAIT() in src/stat.h) record into a side table keyed
+ * slow paths (HOOK_WAIT() in src/hooks.h) record into a side table keyed
  * by the lock's address and kind, allocated with mmap() the first time
  * it is needed.
  *
@@ -143,7 +143,7 @@ static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
 }
 
 /**
- * stat_begin - a slow path starts, with statistics on (STAT_WAIT())
+ * stat_begin - a slow path starts, with statistics on (HOOK_WAIT())
  * @sw: the wait's state, on the caller's stack
  * @lock: the lock waited on
  * @ip: the public call's return address

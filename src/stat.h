@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat.h - lock statistics (KMUTEX_STAT, kmutex_stat(3)): the hooks the
- * slow paths call.  The machinery is in stat.c (the side table, the
- * output) and stat_names.c (addresses to names).
+ * stat.h - lock statistics (KMUTEX_STAT, kmutex_stat(3)): a consumer of
+ * the slow paths' hooks (src/hooks.h).  The machinery is in stat.c (the
+ * side table, the output) and stat_names.c (addresses to names).
  *
  * Nothing here touches the inline fast paths or the lock structs: a
- * slow path's exported entry point is wrapped in STAT_WAIT(), which with
+ * slow path's exported entry point is wrapped in HOOK_WAIT(), which with
  * statistics off costs one predictable branch on stat_on, read once.
  *
  * A wait is counted from the slow path's entry to its return: the time
  * the thread could not go on because the lock was taken.  It "slept" if
- * waiter_sleep() got as far as futex_wait() (stat_note_sleep()), else,
+ * waiter_sleep() got as far as futex_wait() (hook_sleep()), else,
  * for the spinning kinds, it was "won by spinning".
  */
 #ifndef _KMUTEX_SRC_STAT_H
@@ -50,27 +50,6 @@ struct stat_caller {
 extern __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
 
-#define STAT_CALLER(l, where)						\
-	do {								\
-		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
-						      __ATOMIC_RELAXED))) { \
-			stat_caller.lock = (l);				\
-			stat_caller.ip = (where);			\
-			stat_caller.cls = NULL;				\
-		}							\
-	} while (0)
-
-/* The same, with the lock's class for the per-class contentions. */
-#define STAT_CALLER_CLASS(l, where, class)				\
-	do {								\
-		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
-						      __ATOMIC_RELAXED))) { \
-			stat_caller.lock = (l);				\
-			stat_caller.ip = (where);			\
-			stat_caller.cls = (class);			\
-		}							\
-	} while (0)
-
 struct stat_wait {
 	uint64_t t0;		/* 0: statistics off at entry */
 	const void *ip;		/* the public call's caller */
@@ -84,37 +63,51 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 void stat_handoff(const void *lock, enum stat_kind kind);
 
 /*
- * A slow path's exported entry point does "return STAT_WAIT(lock, kind,
- * slow path call);": the call's value (long), counted as a wait on @lock.
- * __builtin_return_address(0) is the program's call site, as the public
- * lock call is inline there (<linux/mutex.h> ...).
+ * lock_stat as a consumer of the slow paths' hooks (src/hooks.h), which
+ * are what the lock code calls.  Each costs one predictable branch on
+ * stat_on with statistics off.
  */
-#define STAT_WAIT(lock, kind, call)					\
-	({								\
-		struct stat_wait __sw;					\
-		long __r;						\
-									\
-		__sw.t0 = 0;						\
-		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
-						      __ATOMIC_RELAXED))) \
-			stat_begin(&__sw, (lock),			\
-				   __builtin_return_address(0));	\
-		__r = (call);						\
-		if (__kmutex_unlikely(__sw.t0 != 0))			\
-			stat_end(&__sw, (lock), (kind), __r);		\
-		__r;							\
-	})
 
-/* A lock handed to a waiter by its releaser (the kernel's handoff). */
-#define STAT_HANDOFF(lock, kind)					\
-	do {								\
-		if (__kmutex_unlikely(__atomic_load_n(&stat_on,		\
-						      __ATOMIC_RELAXED))) \
-			stat_handoff((lock), (kind));			\
-	} while (0)
+/* hook_caller(): the program's call site for the next wait on @l. */
+static __kmutex_inline void stat_hook_caller(const void *l, const void *where,
+					     void *cls)
+{
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED))) {
+		stat_caller.lock = l;
+		stat_caller.ip = where;
+		stat_caller.cls = cls;
+	}
+}
 
-/* In waiter_sleep(), before each futex_wait(). */
-static inline void stat_note_sleep(void)
+/* hook_contended(): a wait starts; @ip is the public call's caller. */
+static __kmutex_inline void stat_hook_contended(struct stat_wait *sw,
+						const void *lock,
+						const void *ip)
+{
+	sw->t0 = 0;
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
+		stat_begin(sw, lock, ip);
+}
+
+/* hook_acquired(): the wait ends with the slow path's value @ret. */
+static __kmutex_inline void stat_hook_acquired(struct stat_wait *sw,
+					       const void *lock,
+					       enum stat_kind kind, long ret)
+{
+	if (__kmutex_unlikely(sw->t0 != 0))
+		stat_end(sw, lock, kind, ret);
+}
+
+/* hook_handoff(): a lock handed to a waiter by its releaser. */
+static __kmutex_inline void stat_hook_handoff(const void *lock,
+					      enum stat_kind kind)
+{
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
+		stat_handoff(lock, kind);
+}
+
+/* hook_sleep(): in waiter_sleep(), before each futex_wait(). */
+static __kmutex_inline void stat_hook_sleep(void)
 {
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
 		stat_sleeps++;

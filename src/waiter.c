@@ -11,7 +11,7 @@
 
 #include "futex.h"
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "valgrind.h"
 #include "waiter.h"
 
@@ -32,7 +32,7 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
 	while (waiter_state(w) == WAITER_SLEEPING) {
 		int ret;
 
-		stat_note_sleep();
+		hook_sleep();
 		if (!intr && !deadline) {
 			futex_wait(&w->state, WAITER_SLEEPING);
 			continue;

@@ -53,7 +53,7 @@
 
 #include "cpu.h"
 #include "list.h"
-#include "stat.h"
+#include "hooks.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -442,7 +442,7 @@ KMUTEX_API int kmutex_ww_mutex_lock_slowpath(struct ww_mutex *lock,
 					     struct ww_acquire_ctx *ctx,
 					     int flags)
 {
-	return STAT_WAIT(lock, STAT_WW_MUTEX, ww_lock_slow(lock, ctx, flags));
+	return HOOK_WAIT(lock, STAT_WW_MUTEX, ww_lock_slow(lock, ctx, flags));
 }
 
 #ifdef KMUTEX_DEBUG

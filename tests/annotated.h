@@ -4,13 +4,18 @@
  * valgrind_annotations (and debug_valgrind_annotations) run under a race
  * checker, each as a case of the test program run again:
  *
- *   clean  shared data behind a mutex, a rwsem, a semaphore and a
- *          completion, contended so the slow paths run: no report;
+ *   clean  shared data behind a mutex, a rwsem, a percpu rwsem, a
+ *          semaphore and a completion, contended so the slow paths run:
+ *          no report;
  *   race   the mutex program with one access moved outside the lock:
  *          a race report;
  *   abba   two mutexes taken in both orders (never at once, so nothing
  *          deadlocks): a lock-order report, from the checkers that have
- *          a lock-order detector.
+ *          a lock-order detector;
+ *   abba_percpu  the same with a percpu rwsem, written then the mutex,
+ *          and the mutex then read: the percpu rwsem's reader fast path
+ *          has no lock of its own inside, so only its hooks
+ *          (kmutex/hooks.h, src/percpu_rwsem.c) tell the checker.
  *
  * The includer sets ANN_ITER (acquisitions per thread) and
  * ANN_YIELD_EVERY: under Valgrind the threads take turns on one CPU, so
@@ -23,6 +28,7 @@
 
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/percpu-rwsem.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 
@@ -84,6 +90,36 @@ static void *ann_rwsem_worker(void *arg)
 }
 
 /*
+ * A percpu rwsem: its readers' fast path takes no lock inside, so only
+ * its hooks keep Helgrind from seeing a race on ann_pdata.
+ */
+DEFINE_STATIC_PERCPU_RWSEM(ann_p);
+static long ann_pdata[ANN_THREADS];	/* under ann_p */
+
+static void *ann_percpu_worker(void *arg)
+{
+	long id = (long)arg, sum = 0;
+
+	for (int i = 0; i < ANN_ITER / 8; i++) {
+		if (i % ANN_THREADS == id) {
+			percpu_down_write(&ann_p);
+			ann_pdata[id]++;
+			if (ANN_YIELD_EVERY)
+				sched_yield();
+			percpu_up_write(&ann_p);
+			continue;
+		}
+		percpu_down_read(&ann_p);
+		for (int j = 0; j < ANN_THREADS; j++)
+			sum += ann_pdata[j];
+		if (ANN_YIELD_EVERY && i % ANN_YIELD_EVERY == 0)
+			sched_yield();
+		percpu_up_read(&ann_p);
+	}
+	return (void *)sum;
+}
+
+/*
  * Hand-over: data written before up()/complete() is read after the
  * down()/wait it ends.  Static objects, and two waiters each, queued
  * before the first up()/complete(): the library meets them in its
@@ -140,6 +176,7 @@ static int ann_case_clean(void)
 	ann_run_threads(ann_mutex_worker);
 	CHECK(ann_counter >= (long)ANN_THREADS * ANN_ITER);
 	ann_run_threads(ann_rwsem_worker);
+	ann_run_threads(ann_percpu_worker);
 	ann_handover();
 	return 0;
 }
@@ -187,6 +224,37 @@ static int ann_case_abba(void)
 	return 0;
 }
 
+static DEFINE_MUTEX(ann_c);
+
+static void *ann_pw_c(void *arg)
+{
+	percpu_down_write(&ann_p);
+	mutex_lock(&ann_c);
+	mutex_unlock(&ann_c);
+	percpu_up_write(&ann_p);
+	return arg;
+}
+
+static void *ann_c_pr(void *arg)
+{
+	mutex_lock(&ann_c);
+	percpu_down_read(&ann_p);
+	percpu_up_read(&ann_p);
+	mutex_unlock(&ann_c);
+	return arg;
+}
+
+static int ann_case_abba_percpu(void)
+{
+	pthread_t t;
+
+	CHECK(pthread_create(&t, NULL, ann_pw_c, NULL) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, ann_c_pr, NULL) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	return 0;
+}
+
 /* Run case @name; -1 if there is no such case. */
 static int ann_run_case(const char *name)
 {
@@ -196,6 +264,8 @@ static int ann_run_case(const char *name)
 		return ann_case_race();
 	if (!strcmp(name, "abba"))
 		return ann_case_abba();
+	if (!strcmp(name, "abba_percpu"))
+		return ann_case_abba_percpu();
 	return -1;
 }
 

@@ -74,7 +74,8 @@ for cxx in g++ clang++; do
 		for h in include/linux/*.h include/kmutex/compiler.h \
 			include/kmutex/capability.h include/kmutex/jiffies.h \
 			include/kmutex/list.h include/kmutex/lockdep.h \
-			include/kmutex/tsan.h include/kmutex/valgrind.h \
+			include/kmutex/hooks.h include/kmutex/tsan.h \
+			include/kmutex/valgrind.h \
 			include/kmutex/project_headers.h; do
 			n=$((n + 1))
 			echo "#include <${h#include/}>" > "$tmp/one.cc"

@@ -37,6 +37,17 @@ int posix_memalign(void **p, size_t align, size_t size)
 }
 
 static struct percpu_rw_semaphore sem;
+/*
+ * Read locks one thread holds at once below: TSan's deadlock detector,
+ * which sees a percpu rwsem as a lock (kmutex/hooks.h), holds 64 at
+ * most per thread and aborts beyond.
+ */
+#ifdef __SANITIZE_THREAD__
+#define NESTED_READS	50
+#else
+#define NESTED_READS	100
+#endif
+
 static int stop;
 static int readers_in, writers_in;
 static long plain_counter, writes_done, reads_done;
@@ -136,6 +147,32 @@ static __no_context_analysis void *up_read_elsewhere(void *arg)
 	return NULL;
 }
 
+/*
+ * Leave one read hold of @s from another thread.  Under TSan, from this
+ * one: TSan sees a percpu rwsem as a lock (kmutex/hooks.h) and keeps a
+ * read lock released by another thread held by the thread that took
+ * it, which its deadlock detector then reports against the writer's
+ * order (it has no hand-over; docs/analysis-tools.md).
+ */
+static void leave_read(struct percpu_rw_semaphore *s)
+{
+	pthread_t u;
+
+#ifdef __SANITIZE_THREAD__
+	static bool said;
+
+	if (!said)
+		printf("SKIP: under tsan: readers leave on the thread that "
+		       "entered (TSan has no hand-over of a lock)\n");
+	said = true;
+	up_read_elsewhere(s);
+	(void)u;
+#else
+	CHECK(pthread_create(&u, NULL, up_read_elsewhere, s) == 0);
+	pthread_join(u, NULL);
+#endif
+}
+
 static int write_taken;
 
 static __no_context_analysis void *take_write(void *arg)
@@ -163,23 +200,14 @@ static __no_context_analysis void handshake(void)
 	/* ... new readers may not come in while it waits ... */
 	CHECK(percpu_down_read_trylock(&sem) == 0);
 	/* ... and the reader leaving on another thread lets it in. */
-	{
-		pthread_t u;
-
-		CHECK(pthread_create(&u, NULL, up_read_elsewhere, &sem) == 0);
-		pthread_join(u, NULL);
-	}
+	leave_read(&sem);
 	pthread_join(t, NULL);
 	CHECK(__atomic_load_n(&write_taken, __ATOMIC_ACQUIRE));
 	/* Many unbalanced per-slot counts, balanced sum: free again. */
-	for (i = 0; i < 100; i++)
+	for (i = 0; i < NESTED_READS; i++)
 		percpu_down_read(&sem);
-	for (i = 0; i < 100; i++) {
-		pthread_t u;
-
-		CHECK(pthread_create(&u, NULL, up_read_elsewhere, &sem) == 0);
-		pthread_join(u, NULL);
-	}
+	for (i = 0; i < NESTED_READS; i++)
+		leave_read(&sem);
 	percpu_down_write(&sem);
 	CHECK(percpu_down_read_trylock(&sem) == 0);
 	percpu_up_write(&sem);

@@ -5,7 +5,8 @@
  * Each case of annotated.h runs as a child (this program again, with
  * the case's name), because a TSan report is judged from outside: its
  * text on stderr and TSan's exit code (66).  clean: no report; race: a
- * "data race" report; abba: TSan's lock-order-inversion report.
+ * "data race" report; abba and abba_percpu: TSan's lock-order-inversion
+ * report (the second only through the percpu rwsem's hooks).
  *
  * Without TSan there is nothing to see: skipped.
  */
@@ -81,6 +82,13 @@ int main(int argc, char **argv)
 			rc, out);
 		return 1;
 	}
-	printf("clean: no report; race: reported; abba: reported\n");
+	rc = run_child("/proc/self/exe", "abba_percpu", out, sizeof(out));
+	if (rc != TSAN_EXITCODE || !strstr(out, "lock-order-inversion")) {
+		fprintf(stderr, "abba_percpu: exit %d, "
+			"no lock-order-inversion\n%s", rc, out);
+		return 1;
+	}
+	printf("clean: no report; race: reported; abba, abba_percpu: "
+	       "reported\n");
 	return 0;
 }

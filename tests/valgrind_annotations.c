@@ -5,9 +5,9 @@
  * Each case of annotated.h runs as this program again under valgrind,
  * with the case's name, and is judged from outside: valgrind's exit code
  * (66 when it reported an error) and its report on stderr.  clean: no
- * report from either tool; race: each tool reports it; abba: Helgrind
- * reports the lock-order inversion (DRD has no lock-order detector, so
- * it is not asked).
+ * report from either tool; race: each tool reports it; abba and
+ * abba_percpu: Helgrind reports the lock-order inversions (DRD has no
+ * lock-order detector, so it is not asked).
  *
  * Skipped when valgrind is not installed.
  */
@@ -138,6 +138,8 @@ int main(int argc, char **argv)
 	ok &= vg_expect("helgrind", "race", VG_EXITCODE,
 			"Possible data race", true);
 	ok &= vg_expect("helgrind", "abba", VG_EXITCODE, "lock order", true);
+	ok &= vg_expect("helgrind", "abba_percpu", VG_EXITCODE, "lock order",
+			true);
 	ok &= vg_expect("drd", "clean", 0, "Conflicting", false);
 	ok &= vg_expect("drd", "race", VG_EXITCODE, "Conflicting", true);
 	printf("drd abba: not run, DRD has no lock-order detector\n");

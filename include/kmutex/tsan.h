@@ -12,8 +12,9 @@
  * memory accesses, so the lock's own words and wait list raise no
  * reports.
  *
- * Without TSan the helpers serve Valgrind's Helgrind and DRD instead
- * (kmutex/valgrind.h).
+ * This is one consumer of the hook points (kmutex/hooks.h), which the
+ * locks call: without TSan they serve Valgrind's Helgrind and DRD
+ * instead (kmutex/valgrind.h).
  */
 #ifndef _KMUTEX_TSAN_H
 #define _KMUTEX_TSAN_H
@@ -64,20 +65,6 @@ static inline void __kmutex_tsan_post_lock(void *m, unsigned int flags,
 	__tsan_mutex_post_lock(m, flags, 0);
 }
 
-/* As __kmutex_tsan_post_lock() for a trylock returning 1 or 0. */
-static inline int __kmutex_tsan_trylocked(void *m, unsigned int flags, int ok)
-{
-	__kmutex_tsan_post_lock(m, flags, ok);
-	return ok;
-}
-
-/* As __kmutex_tsan_post_lock() for a lock that returns 0 or -errno. */
-static inline int __kmutex_tsan_locked(void *m, unsigned int flags, int ret)
-{
-	__kmutex_tsan_post_lock(m, flags, ret == 0);
-	return ret;
-}
-
 static inline void __kmutex_tsan_pre_unlock(void *m, unsigned int flags)
 {
 	__tsan_mutex_pre_unlock(m, flags);
@@ -102,77 +89,6 @@ static inline void __kmutex_tsan_acquire(void *addr)
 {
 	__tsan_acquire(addr);
 }
-
-/* @ret from a down() variant: acquire on success (0), return @ret. */
-static inline int __kmutex_tsan_acquired(void *addr, int ret)
-{
-	if (ret == 0)
-		__tsan_acquire(addr);
-	return ret;
-}
-
-/* @v from a completion wait: acquire if it completed (@v > 0). */
-static inline long __kmutex_tsan_acquired_pos(void *addr, long v)
-{
-	if (v > 0)
-		__tsan_acquire(addr);
-	return v;
-}
-
-#else /* !KMUTEX_TSAN */
-
-/*
- * Without TSan the same hook points serve Helgrind and DRD
- * (kmutex/valgrind.h): they need the size of the lock object, so these
- * are macros around sizeof(*(m)).  Natively they cost one load and one
- * untaken branch per operation, or nothing with -DKMUTEX_VALGRIND=0.
- */
-#include <kmutex/valgrind.h>
-
-#define __KMUTEX_TSAN_READ	1u
-#define __KMUTEX_TSAN_TRY	2u
-#define __KMUTEX_TSAN_FAILED	4u
-
-#define __KMUTEX_VG_WRITE(flags)	(!((flags) & __KMUTEX_TSAN_READ))
-
-#define __kmutex_tsan_create(m)	__kmutex_vg_init((m), sizeof(*(m)))
-#define __kmutex_tsan_destroy(m)	__kmutex_vg_fini((m), sizeof(*(m)))
-#define __kmutex_tsan_pre_lock(m, flags)	((void)(m), (void)(flags))
-#define __kmutex_tsan_post_lock(m, flags, ok) \
-	__kmutex_vg_post_lock((m), sizeof(*(m)), __KMUTEX_VG_WRITE(flags), (ok))
-#define __kmutex_tsan_pre_unlock(m, flags) \
-	__kmutex_vg_pre_unlock((m), sizeof(*(m)), __KMUTEX_VG_WRITE(flags))
-#define __kmutex_tsan_post_unlock(m, flags)	((void)(m), (void)(flags))
-#define __kmutex_tsan_release(m)	__kmutex_vg_release((m), sizeof(*(m)))
-#define __kmutex_tsan_acquire(m)	__kmutex_vg_acquire((m), sizeof(*(m)), true)
-
-/* As __kmutex_tsan_post_lock() for a trylock returning 1 or 0. */
-#define __kmutex_tsan_trylocked(m, flags, ok) __extension__ ({			\
-	int __ok = (ok);						\
-	__kmutex_tsan_post_lock((m), (flags), __ok);			\
-	__ok;								\
-})
-
-/* As __kmutex_tsan_post_lock() for a lock that returns 0 or -errno. */
-#define __kmutex_tsan_locked(m, flags, ret) __extension__ ({				\
-	int __ret = (ret);						\
-	__kmutex_tsan_post_lock((m), (flags), __ret == 0);		\
-	__ret;								\
-})
-
-/* @ret from a down() variant: acquire on success (0), return @ret. */
-#define __kmutex_tsan_acquired(m, ret) __extension__ ({				\
-	int __ret = (ret);						\
-	__kmutex_vg_acquire((m), sizeof(*(m)), __ret == 0);		\
-	__ret;								\
-})
-
-/* @v from a completion wait: acquire if it completed (@v > 0). */
-#define __kmutex_tsan_acquired_pos(m, v) __extension__ ({				\
-	long __v = (v);							\
-	__kmutex_vg_acquire((m), sizeof(*(m)), __v > 0);		\
-	__v;								\
-})
 
 #endif /* KMUTEX_TSAN */
 

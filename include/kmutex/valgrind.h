@@ -58,7 +58,7 @@ void __kmutex_vg_happens_after(void *obj, unsigned long size);
 #endif /* KMUTEX_VALGRIND */
 
 /*
- * The hooks kmutex/tsan.h maps its own to when TSan is off.  @size is
+ * What the hooks (kmutex/hooks.h) call when TSan is off.  @size is
  * sizeof the lock object, all of which is the library's own memory.
  * @write: 0 for a reader's hold of an rwsem.  Nothing is sent before a
  * lock is taken: one test of the flag per operation, after the atomic

@@ -16,7 +16,7 @@
 #include <kmutex/project_headers.h>
 
 #include <kmutex/compiler.h>
-#include <kmutex/tsan.h>
+#include <kmutex/hooks.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
@@ -136,7 +136,7 @@ wait_for_completion(struct completion *x __KMUTEX_CALLER)
 					 __kmutex_call);
 #else
 	kmutex_wait_for_completion(x, 0, MAX_SCHEDULE_TIMEOUT);
-	__kmutex_tsan_acquire(x);
+	__kmutex_hook_signalled(x);
 #endif
 }
 
@@ -162,7 +162,7 @@ wait_for_completion_interruptible(struct completion *x __KMUTEX_CALLER)
 #else
 	long r = kmutex_wait_for_completion(x, 1, MAX_SCHEDULE_TIMEOUT);
 
-	return r < 0 ? (int)r : __kmutex_tsan_acquired(x, 0);
+	return r < 0 ? (int)r : __kmutex_hook_downed(x, 0);
 #endif
 }
 
@@ -201,7 +201,7 @@ wait_for_completion_timeout(struct completion *x, unsigned long timeout
 	return (unsigned long)kmutex_debug_wait_for_completion(x, 0, t,
 							       __kmutex_call);
 #else
-	return (unsigned long)__kmutex_tsan_acquired_pos(x,
+	return (unsigned long)__kmutex_hook_waited(x,
 			kmutex_wait_for_completion(x, 0, t));
 #endif
 }
@@ -226,7 +226,7 @@ wait_for_completion_interruptible_timeout(struct completion *x,
 #ifdef KMUTEX_DEBUG
 	return kmutex_debug_wait_for_completion(x, 1, t, __kmutex_call);
 #else
-	return __kmutex_tsan_acquired_pos(x, kmutex_wait_for_completion(x, 1, t));
+	return __kmutex_hook_waited(x, kmutex_wait_for_completion(x, 1, t));
 #endif
 }
 
@@ -246,7 +246,7 @@ try_wait_for_completion(struct completion *x __KMUTEX_CALLER)
 	/* ACQUIRE pairs with complete()'s RELEASE (src/completion.c). */
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
-	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
+	return __kmutex_hook_waited(x, kmutex_try_wait_for_completion(x));
 #endif
 }
 
@@ -267,7 +267,7 @@ completion_done(struct completion *x __KMUTEX_CALLER)
 		return false;
 	/* The caller may free @x now: let complete() finish with it first. */
 	kmutex_completion_done_sync(x);
-	__kmutex_tsan_acquire(x);
+	__kmutex_hook_signalled(x);
 	return true;
 #endif
 }
@@ -287,7 +287,7 @@ static __kmutex_inline void complete(struct completion *x)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_complete(x, 0, "complete()");
 #else
-	__kmutex_tsan_release(x);
+	__kmutex_hook_signal(x);
 	kmutex_complete(x, 0);
 #endif
 }
@@ -302,7 +302,7 @@ static __kmutex_inline void complete_all(struct completion *x)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_complete(x, 1, "complete_all()");
 #else
-	__kmutex_tsan_release(x);
+	__kmutex_hook_signal(x);
 	kmutex_complete(x, 1);
 #endif
 }

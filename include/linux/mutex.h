@@ -25,7 +25,7 @@
 #include <kmutex/atomic_fast.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
-#include <kmutex/tsan.h>
+#include <kmutex/hooks.h>
 
 #ifdef KMUTEX_DEBUG
 #include <kmutex/debug_signal.h>
@@ -169,7 +169,7 @@ mutex_init(struct mutex *lock __KMUTEX_CLASS_NAMER)
 	lock->wait_lock = 0;
 	__kmutex_list_init(&lock->wait_list);
 	lock->spinner = 0;
-	__kmutex_tsan_create(lock);
+	__kmutex_hook_create(lock);
 #endif
 }
 
@@ -185,7 +185,7 @@ static __kmutex_inline void mutex_destroy(struct mutex *lock __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_mutex_destroy(lock, __kmutex_call);
 #else
-	__kmutex_tsan_destroy(lock);
+	__kmutex_hook_destroy(lock);
 #endif
 }
 
@@ -215,10 +215,10 @@ static __kmutex_inline void mutex_lock(struct mutex *lock __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_mutex_lock(lock, 0, __KMUTEX_NULL, 0, __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(lock, 0);
+	__kmutex_hook_acquire(lock, 0);
 	if (__kmutex_unlikely(!__kmutex_mutex_trylock_fast(lock)))
 		kmutex_mutex_lock_slowpath(lock);
-	__kmutex_tsan_post_lock(lock, 0, true);
+	__kmutex_hook_acquired(lock, 0, true);
 #endif
 }
 
@@ -274,10 +274,10 @@ mutex_lock_interruptible(struct mutex *lock __KMUTEX_CALLER)
 	return kmutex_debug_mutex_lock(lock, 0, __KMUTEX_NULL, 1,
 				       __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(lock, 0);
+	__kmutex_hook_acquire(lock, 0);
 	if (__kmutex_likely(__kmutex_mutex_trylock_fast(lock)))
-		return __kmutex_tsan_locked(lock, 0, 0);
-	return __kmutex_tsan_locked(lock, 0,
+		return __kmutex_hook_locked(lock, 0, 0);
+	return __kmutex_hook_locked(lock, 0,
 			kmutex_mutex_lock_interruptible_slowpath(lock));
 #endif
 }
@@ -332,9 +332,9 @@ static __kmutex_inline int mutex_trylock(struct mutex *lock __KMUTEX_CALLER)
 #else
 	bool ok;
 
-	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	__kmutex_hook_acquire(lock, __KMUTEX_HOOK_TRY);
 	ok = __kmutex_mutex_trylock_fast(lock);
-	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, ok);
+	__kmutex_hook_acquired(lock, __KMUTEX_HOOK_TRY, ok);
 	return ok;
 #endif
 }
@@ -354,10 +354,10 @@ __kmutex_mutex_unlock(struct mutex *lock, const char *site)
 #else
 	int locked = 0;
 
-	__kmutex_tsan_pre_unlock(lock, 0);
+	__kmutex_hook_release(lock, 0);
 	if (__kmutex_unlikely(!__kmutex_cas_release(&lock->count, &locked, 1)))
 		kmutex_mutex_unlock_slowpath(lock, site);
-	__kmutex_tsan_post_unlock(lock, 0);
+	__kmutex_hook_released(lock, 0);
 #endif
 }
 

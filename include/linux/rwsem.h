@@ -34,7 +34,7 @@
 #include <kmutex/compiler.h>
 #include <kmutex/list.h>
 #include <kmutex/lockdep.h>
-#include <kmutex/tsan.h>
+#include <kmutex/hooks.h>
 
 #ifdef KMUTEX_DEBUG
 #include <kmutex/debug_signal.h>
@@ -182,7 +182,7 @@ init_rwsem(struct rw_semaphore *sem __KMUTEX_CLASS_NAMER)
 	sem->spinner = 0;
 	sem->woken = 0;
 	__kmutex_list_init(&sem->wait_list);
-	__kmutex_tsan_create(sem);
+	__kmutex_hook_create(sem);
 #endif
 }
 
@@ -199,9 +199,9 @@ static __kmutex_inline void down_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_rwsem_down(sem, 0, 1, 0, __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
+	__kmutex_hook_acquire(sem, __KMUTEX_HOOK_READ);
 	__kmutex_rwsem_down(sem, 1, 0);
-	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_READ, true);
+	__kmutex_hook_acquired(sem, __KMUTEX_HOOK_READ, true);
 #endif
 }
 
@@ -242,8 +242,8 @@ down_read_interruptible(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	return kmutex_debug_rwsem_down(sem, 0, 1, 1, __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_READ);
-	return __kmutex_tsan_locked(sem, __KMUTEX_TSAN_READ,
+	__kmutex_hook_acquire(sem, __KMUTEX_HOOK_READ);
+	return __kmutex_hook_locked(sem, __KMUTEX_HOOK_READ,
 				    __kmutex_rwsem_down(sem, 1, 1));
 #endif
 }
@@ -274,10 +274,10 @@ down_read_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	return kmutex_debug_rwsem_trylock(sem, 1, __kmutex_call);
 #else
-	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+	const unsigned int f = __KMUTEX_HOOK_READ | __KMUTEX_HOOK_TRY;
 
-	__kmutex_tsan_pre_lock(sem, f);
-	return __kmutex_tsan_trylocked(sem, f, __kmutex_rwsem_trylock(sem, 1));
+	__kmutex_hook_acquire(sem, f);
+	return __kmutex_hook_trylocked(sem, f, __kmutex_rwsem_trylock(sem, 1));
 #endif
 }
 
@@ -293,9 +293,9 @@ static __kmutex_inline void up_read(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_rwsem_up(sem, 1, __kmutex_call);
 #else
-	__kmutex_tsan_pre_unlock(sem, __KMUTEX_TSAN_READ);
+	__kmutex_hook_release(sem, __KMUTEX_HOOK_READ);
 	__kmutex_rwsem_up(sem, 1);
-	__kmutex_tsan_post_unlock(sem, __KMUTEX_TSAN_READ);
+	__kmutex_hook_released(sem, __KMUTEX_HOOK_READ);
 #endif
 }
 
@@ -308,9 +308,9 @@ static __kmutex_inline void down_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_rwsem_down(sem, 0, 0, 0, __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(sem, 0);
+	__kmutex_hook_acquire(sem, 0);
 	__kmutex_rwsem_down(sem, 0, 0);
-	__kmutex_tsan_post_lock(sem, 0, true);
+	__kmutex_hook_acquired(sem, 0, true);
 #endif
 }
 
@@ -344,8 +344,8 @@ down_write_killable(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	return kmutex_debug_rwsem_down(sem, 0, 0, 1, __kmutex_call);
 #else
-	__kmutex_tsan_pre_lock(sem, 0);
-	return __kmutex_tsan_locked(sem, 0, __kmutex_rwsem_down(sem, 0, 1));
+	__kmutex_hook_acquire(sem, 0);
+	return __kmutex_hook_locked(sem, 0, __kmutex_rwsem_down(sem, 0, 1));
 #endif
 }
 
@@ -376,9 +376,9 @@ down_write_trylock(struct rw_semaphore *sem __KMUTEX_CALLER)
 #else
 	bool ok;
 
-	__kmutex_tsan_pre_lock(sem, __KMUTEX_TSAN_TRY);
+	__kmutex_hook_acquire(sem, __KMUTEX_HOOK_TRY);
 	ok = __kmutex_rwsem_trylock(sem, 0);
-	__kmutex_tsan_post_lock(sem, __KMUTEX_TSAN_TRY, ok);
+	__kmutex_hook_acquired(sem, __KMUTEX_HOOK_TRY, ok);
 	return ok;
 #endif
 }
@@ -396,9 +396,9 @@ static __kmutex_inline void up_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_rwsem_up(sem, 0, __kmutex_call);
 #else
-	__kmutex_tsan_pre_unlock(sem, 0);
+	__kmutex_hook_release(sem, 0);
 	__kmutex_rwsem_up(sem, 0);
-	__kmutex_tsan_post_unlock(sem, 0);
+	__kmutex_hook_released(sem, 0);
 #endif
 }
 
@@ -414,17 +414,17 @@ downgrade_write(struct rw_semaphore *sem __KMUTEX_CALLER)
 #ifdef KMUTEX_DEBUG
 	kmutex_debug_rwsem_downgrade(sem, __kmutex_call);
 #else
-	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+	const unsigned int f = __KMUTEX_HOOK_READ | __KMUTEX_HOOK_TRY;
 
 	/*
 	 * TSan has no downgrade: a write unlock, then a read lock that
 	 * cannot fail or block (a try, so no lock-order edge is made).
 	 */
-	__kmutex_tsan_pre_unlock(sem, 0);
+	__kmutex_hook_release(sem, 0);
 	__kmutex_rwsem_downgrade(sem);
-	__kmutex_tsan_post_unlock(sem, 0);
-	__kmutex_tsan_pre_lock(sem, f);
-	__kmutex_tsan_post_lock(sem, f, true);
+	__kmutex_hook_released(sem, 0);
+	__kmutex_hook_acquire(sem, f);
+	__kmutex_hook_acquired(sem, f, true);
 #endif
 }
 

@@ -21,7 +21,7 @@
 #include <limits.h>
 #include <kmutex/compiler.h>
 #include <kmutex/atomic_fast.h>
-#include <kmutex/tsan.h>
+#include <kmutex/hooks.h>
 #include <kmutex/jiffies.h>
 #include <kmutex/list.h>
 
@@ -157,7 +157,7 @@ static __kmutex_inline void down(struct semaphore *sem)
 #else
 	if (__kmutex_unlikely(!__kmutex_down_fast(sem)))
 		kmutex_down_slowpath(sem);
-	__kmutex_tsan_acquire(sem);
+	__kmutex_hook_signalled(sem);
 #endif
 }
 
@@ -179,8 +179,8 @@ static __kmutex_inline int down_interruptible(struct semaphore *sem
 	return kmutex_debug_sem_down(sem, 1, 0, 0, __kmutex_call);
 #else
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
-		return __kmutex_tsan_acquired(sem, 0);
-	return __kmutex_tsan_acquired(sem,
+		return __kmutex_hook_downed(sem, 0);
+	return __kmutex_hook_downed(sem,
 			kmutex_down_common_slowpath(sem, 1, -1));
 #endif
 }
@@ -211,7 +211,7 @@ static __kmutex_inline int down_trylock(struct semaphore *sem
 #ifdef KMUTEX_DEBUG
 	return kmutex_debug_sem_trylock(sem, __kmutex_call);
 #else
-	return __kmutex_tsan_acquired(sem, !__kmutex_down_fast(sem));
+	return __kmutex_hook_downed(sem, !__kmutex_down_fast(sem));
 #endif
 }
 
@@ -229,8 +229,8 @@ static __kmutex_inline int down_timeout(struct semaphore *sem, long timeout
 	return kmutex_debug_sem_down(sem, 0, 1, timeout, __kmutex_call);
 #else
 	if (__kmutex_likely(__kmutex_down_fast(sem)))
-		return __kmutex_tsan_acquired(sem, 0);
-	return __kmutex_tsan_acquired(sem, kmutex_down_common_slowpath(sem, 0,
+		return __kmutex_hook_downed(sem, 0);
+	return __kmutex_hook_downed(sem, kmutex_down_common_slowpath(sem, 0,
 						timeout < 0 ? 0 : timeout));
 #endif
 }
@@ -249,7 +249,7 @@ static __kmutex_inline void up(struct semaphore *sem)
 #else
 	int c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 
-	__kmutex_tsan_release(sem);
+	__kmutex_hook_signal(sem);
 	/* RELEASE pairs with the ACQUIRE of the down() that takes it. */
 	while (c >= 0 && c < INT_MAX)
 		if (__kmutex_cas_release(&sem->count, &c, c + 1))

@@ -207,7 +207,7 @@ static __kmutex_inline int __kmutex_ww_lock_raw(struct ww_mutex *lock,
 }
 
 /*
- * Told to ThreadSanitizer (kmutex/tsan.h) as a trylock: a ww lock may
+ * Told to the hooks (kmutex/hooks.h) as a trylock: a ww lock may
  * fail, and its order is free by design, so it must add no lock-order
  * edge to TSan's deadlock detector.
  */
@@ -216,10 +216,10 @@ static __kmutex_inline int __kmutex_ww_lock(struct ww_mutex *lock,
 {
 	int ret;
 
-	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	__kmutex_hook_acquire(lock, __KMUTEX_HOOK_TRY);
 	ret = __kmutex_ww_lock_raw(lock, ctx, flags);
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_locked(lock, ctx, ret, flags));
-	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, ret == 0);
+	__kmutex_hook_acquired(lock, __KMUTEX_HOOK_TRY, ret == 0);
 	return ret;
 }
 
@@ -314,9 +314,9 @@ static __kmutex_inline int ww_mutex_trylock(struct ww_mutex *lock,
 		__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx,
 						       __KMUTEX_WW_TRY,
 						       "ww_mutex_trylock"));
-	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
+	__kmutex_hook_acquire(lock, __KMUTEX_HOOK_TRY);
 	if (!__kmutex_mutex_trylock_fast(&lock->base)) {
-		__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, false);
+		__kmutex_hook_acquired(lock, __KMUTEX_HOOK_TRY, false);
 		return 0;
 	}
 	if (ctx) {
@@ -328,7 +328,7 @@ static __kmutex_inline int ww_mutex_trylock(struct ww_mutex *lock,
 	}
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_locked(lock, ctx, 0,
 						 __KMUTEX_WW_TRY));
-	__kmutex_tsan_post_lock(lock, __KMUTEX_TSAN_TRY, true);
+	__kmutex_hook_acquired(lock, __KMUTEX_HOOK_TRY, true);
 	return 1;
 }
 
@@ -346,7 +346,7 @@ static __kmutex_inline void ww_mutex_unlock(struct ww_mutex *lock)
 	int locked = 0;
 
 	__KMUTEX_WW_DEBUG(kmutex_ww_debug_unlock(lock, "ww_mutex_unlock"));
-	__kmutex_tsan_pre_unlock(lock, 0);
+	__kmutex_hook_release(lock, 0);
 	if (ctx) {
 		/* A wound is for the locks held: none left, none kept. */
 		if (ctx->acquired > 0 && --ctx->acquired == 0)
@@ -356,7 +356,7 @@ static __kmutex_inline void ww_mutex_unlock(struct ww_mutex *lock)
 	if (__kmutex_unlikely(!__kmutex_cas_release(&lock->base.count,
 						    &locked, 1)))
 		kmutex_mutex_unlock_slowpath(&lock->base, "ww_mutex_unlock");
-	__kmutex_tsan_post_unlock(lock, 0);
+	__kmutex_hook_released(lock, 0);
 }
 
 /**

@@ -17,7 +17,7 @@
 #include <linux/completion.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(x->magic != x)";
@@ -100,17 +100,17 @@ KMUTEX_API long kmutex_debug_wait_for_completion(struct completion *x,
 	long ret;
 
 	checks(x, true, call, ip);
-	STAT_CALLER(x, ip);
+	hook_caller(x, ip, NULL);
 	/* Told to ThreadSanitizer as the production build tells it. */
 	if (__kmutex_likely(!hung_on()) ||
 	    __atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
-		return __kmutex_tsan_acquired_pos(x,
+		return __kmutex_hook_waited(x,
 				kmutex_wait_for_completion(x, intr, timeout));
 	/* A wait that may sleep: watched (hung.c). */
 	hung_begin(x, "completion", x->map.name, x->map.site, NULL, call, ip);
 	ret = kmutex_wait_for_completion(x, intr, timeout);
 	hung_end();
-	return __kmutex_tsan_acquired_pos(x, ret);
+	return __kmutex_hook_waited(x, ret);
 }
 
 /**
@@ -126,7 +126,7 @@ KMUTEX_API bool kmutex_debug_try_wait_for_completion(struct completion *x,
 	checks(x, false, call, __builtin_return_address(0));
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
-	return __kmutex_tsan_acquired_pos(x, kmutex_try_wait_for_completion(x));
+	return __kmutex_hook_waited(x, kmutex_try_wait_for_completion(x));
 }
 
 /**
@@ -143,7 +143,7 @@ KMUTEX_API bool kmutex_debug_completion_done(struct completion *x,
 	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
 		return false;
 	kmutex_completion_done_sync(x);
-	__kmutex_tsan_acquire(x);
+	__kmutex_hook_signalled(x);
 	return true;
 }
 
@@ -157,6 +157,6 @@ KMUTEX_API void kmutex_debug_complete(struct completion *x, int all,
 				      const char *call)
 {
 	checks(x, false, call, __builtin_return_address(0));
-	__kmutex_tsan_release(x);
+	__kmutex_hook_signal(x);
 	kmutex_complete(x, all);
 }

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 /* magic of a destroyed mutex: not its address, nor 0 (never set). */
 #define DESTROYED(lock)	((const void *)((uintptr_t)(lock) ^ 0x5a5a5a5aul))
@@ -36,19 +36,19 @@ static const char warn_locked[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))";
 
 /*
- * The lock operations themselves, told to ThreadSanitizer as the
- * production build's inline fast paths tell it (kmutex/tsan.h): the
- * checker's work around them stays visible to TSan.
+ * The lock operations themselves, told to the hooks (kmutex/hooks.h:
+ * TSan, Valgrind) as the production build's inline fast paths tell
+ * them: the checker's work around them stays visible to TSan.
  */
 static void raw_unlock(struct mutex *lock, const char *call)
 {
 	int locked = 0;
 
-	__kmutex_tsan_pre_unlock(lock, 0);
+	__kmutex_hook_release(lock, 0);
 	if (!__atomic_compare_exchange_n(&lock->count, &locked, 1, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		kmutex_mutex_unlock_slowpath(lock, call);
-	__kmutex_tsan_post_unlock(lock, 0);
+	__kmutex_hook_released(lock, 0);
 }
 
 static int raw_lock_slow(struct mutex *lock, int intr)
@@ -79,15 +79,15 @@ static int raw_lock_untold(struct mutex *lock, int intr, const char *call,
 static int raw_lock(struct mutex *lock, int intr, const char *call,
 		    const void *ip)
 {
-	__kmutex_tsan_pre_lock(lock, 0);
-	return __kmutex_tsan_locked(lock, 0,
+	__kmutex_hook_acquire(lock, 0);
+	return __kmutex_hook_locked(lock, 0,
 				    raw_lock_untold(lock, intr, call, ip));
 }
 
 static int raw_trylock(struct mutex *lock)
 {
-	__kmutex_tsan_pre_lock(lock, __KMUTEX_TSAN_TRY);
-	return __kmutex_tsan_trylocked(lock, __KMUTEX_TSAN_TRY,
+	__kmutex_hook_acquire(lock, __KMUTEX_HOOK_TRY);
+	return __kmutex_hook_trylocked(lock, __KMUTEX_HOOK_TRY,
 				       __kmutex_mutex_trylock_fast(lock));
 }
 
@@ -229,7 +229,7 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 	if (__kmutex_unlikely(nest_lock != NULL))
 		nest_lock = nest_lock_check(t, &next, nest_lock);
 	lock_check_order(t, prev, &next, nest_lock);
-	STAT_CALLER_CLASS(lock, ip, next.class);
+	hook_caller(lock, ip, next.class);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
@@ -360,7 +360,7 @@ KMUTEX_API void kmutex_debug_mutex_init(struct mutex *lock, const char *name,
 	fields_init(lock);
 	map_init(&lock->dep_map, name, key, site);
 	__atomic_store_n(&lock->magic, lock, __ATOMIC_RELEASE);
-	__kmutex_tsan_create(lock);
+	__kmutex_hook_create(lock);
 }
 
 /*
@@ -406,7 +406,7 @@ KMUTEX_API void kmutex_debug_mutex_destroy(struct mutex *lock,
 		lockdep_lock_release();
 		drop_held(t, lock);
 	}
-	__kmutex_tsan_destroy(lock);
+	__kmutex_hook_destroy(lock);
 	__atomic_store_n(&lock->magic, DESTROYED(lock), __ATOMIC_RELEASE);
 }
 

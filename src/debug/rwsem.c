@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 #define READERS(c)	((unsigned int)(c) >> RWSEM_READER_SHIFT)
 
@@ -50,12 +50,12 @@ static const char bad_unlock[] = "WARNING: bad unlock balance detected!";
 
 /*
  * The fast paths of <kmutex/rwsem_fast.h> (then the slow paths of
- * src/rwsem.c), told to ThreadSanitizer as the production build's inline
- * ones tell it (kmutex/tsan.h).
+ * src/rwsem.c), told to the hooks (kmutex/hooks.h: TSan, Valgrind) as
+ * the production build's inline ones tell them.
  */
-static unsigned int tsan_mode(int read)
+static unsigned int hook_mode(int read)
 {
-	return read ? __KMUTEX_TSAN_READ : 0;
+	return read ? __KMUTEX_HOOK_READ : 0;
 }
 
 /*
@@ -82,37 +82,37 @@ static int down_watched(struct rw_semaphore *sem, int read, int intr,
 static int raw_down(struct rw_semaphore *sem, int read, int intr,
 		    const char *call, const void *ip)
 {
-	__kmutex_tsan_pre_lock(sem, tsan_mode(read));
-	return __kmutex_tsan_locked(sem, tsan_mode(read),
+	__kmutex_hook_acquire(sem, hook_mode(read));
+	return __kmutex_hook_locked(sem, hook_mode(read),
 				    down_watched(sem, read, intr, call, ip));
 }
 
 static bool raw_trylock(struct rw_semaphore *sem, int read)
 {
-	const unsigned int f = tsan_mode(read) | __KMUTEX_TSAN_TRY;
+	const unsigned int f = hook_mode(read) | __KMUTEX_HOOK_TRY;
 
-	__kmutex_tsan_pre_lock(sem, f);
-	return __kmutex_tsan_trylocked(sem, f,
+	__kmutex_hook_acquire(sem, f);
+	return __kmutex_hook_trylocked(sem, f,
 				       __kmutex_rwsem_trylock(sem, read));
 }
 
 static void raw_up(struct rw_semaphore *sem, int read)
 {
-	__kmutex_tsan_pre_unlock(sem, tsan_mode(read));
+	__kmutex_hook_release(sem, hook_mode(read));
 	__kmutex_rwsem_up(sem, read);
-	__kmutex_tsan_post_unlock(sem, tsan_mode(read));
+	__kmutex_hook_released(sem, hook_mode(read));
 }
 
 /* TSan has no downgrade: a write unlock, then a read lock that cannot fail. */
 static void raw_downgrade(struct rw_semaphore *sem)
 {
-	const unsigned int f = __KMUTEX_TSAN_READ | __KMUTEX_TSAN_TRY;
+	const unsigned int f = __KMUTEX_HOOK_READ | __KMUTEX_HOOK_TRY;
 
-	__kmutex_tsan_pre_unlock(sem, 0);
+	__kmutex_hook_release(sem, 0);
 	__kmutex_rwsem_downgrade(sem);
-	__kmutex_tsan_post_unlock(sem, 0);
-	__kmutex_tsan_pre_lock(sem, f);
-	__kmutex_tsan_post_lock(sem, f, true);
+	__kmutex_hook_released(sem, 0);
+	__kmutex_hook_acquire(sem, f);
+	__kmutex_hook_acquired(sem, f, true);
 }
 
 static void fields_init(struct rw_semaphore *sem)
@@ -225,7 +225,7 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 	rwsem_held_fill(t, &next, sem, subclass, read, call, ip, false);
 	lock_check_handler(t, &next);
 	lock_check_order(t, prev, &next, NULL);
-	STAT_CALLER_CLASS(sem, ip, next.class);
+	hook_caller(sem, ip, next.class);
 	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;
@@ -427,5 +427,5 @@ KMUTEX_API void kmutex_debug_rwsem_init(struct rw_semaphore *sem,
 	fields_init(sem);
 	map_init(&sem->dep_map, name, key, site);
 	__atomic_store_n(&sem->magic, sem, __ATOMIC_RELEASE);
-	__kmutex_tsan_create(sem);
+	__kmutex_hook_create(sem);
 }

@@ -19,7 +19,7 @@
 #include <linux/semaphore.h>
 
 #include "debug.h"
-#include "../stat.h"
+#include "../hooks.h"
 
 static const char warn_magic[] =
 	"WARNING: DEBUG_LOCKS_WARN_ON(sem->magic != sem)";
@@ -132,14 +132,14 @@ KMUTEX_API int kmutex_debug_sem_down(struct semaphore *sem, int intr,
 	int ret = 0;
 
 	checks(sem, true, call, __builtin_return_address(0));
-	STAT_CALLER(sem, __builtin_return_address(0));
+	hook_caller(sem, __builtin_return_address(0), NULL);
 	if (__kmutex_unlikely(!down_fast(sem)))
 		ret = down_slow(sem, intr, timed, timeout, call,
 				__builtin_return_address(0));
 	if (!ret)
 		hint_sem_down(sem);
 	/* Told to ThreadSanitizer as the production build tells it. */
-	return __kmutex_tsan_acquired(sem, ret);
+	return __kmutex_hook_downed(sem, ret);
 }
 
 /**
@@ -156,7 +156,7 @@ KMUTEX_API int kmutex_debug_sem_trylock(struct semaphore *sem,
 	if (!down_fast(sem))
 		return 1;
 	hint_sem_down(sem);
-	__kmutex_tsan_acquire(sem);
+	__kmutex_hook_signalled(sem);
 	return 0;
 }
 
@@ -171,7 +171,7 @@ KMUTEX_API void kmutex_debug_sem_up(struct semaphore *sem, const char *call)
 
 	checks(sem, false, call, __builtin_return_address(0));
 	hint_sem_up(sem);
-	__kmutex_tsan_release(sem);
+	__kmutex_hook_signal(sem);
 	c = __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
 	while (c >= 0 && c < INT_MAX)
 		if (__atomic_compare_exchange_n(&sem->count, &c, c + 1, false,

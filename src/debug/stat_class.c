@@ -18,8 +18,8 @@
  * re-initialised leaves its counts where they are) and are atomic adds,
  * min/max CAS loops: threads that exit have counted already.  A class's
  * contentions come from the slow path's stat_end() (src/stat.c), told
- * the class by STAT_CALLER_CLASS(): the same waits the production table
- * counts, summed per class.
+ * the class by hook_caller() (src/hooks.h): the same waits the
+ * production table counts, summed per class.
  */
 #include "../api.h"
 

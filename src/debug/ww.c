@@ -21,6 +21,7 @@
 #include <linux/ww_mutex.h>
 
 #include "debug.h"
+#include "../hooks.h"
 
 struct ww_maps {
 	const struct ww_class *ww_class;
@@ -143,7 +144,7 @@ void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		validate_chain(t, &next, nest);
 	}
 	/* The program's call site and class for the slow path's count. */
-	STAT_CALLER_CLASS(lock, ip, next.class);
+	hook_caller(lock, ip, next.class);
 }
 
 /**
