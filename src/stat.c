@@ -17,6 +17,10 @@
  * what it drops.  A lock freed and another one created at its address
  * share a record (as lock_stat's classes share one).
  *
+ * The slow paths count in their thread's own records (stat_thread.c),
+ * which the shared table's record of the lock only names; printing adds
+ * them up, a thread's exit adds them into the shared record.
+ *
  * Printing (at exit, or kmutex_stat_print()) reads the counters while
  * the program may still be running: each value is consistent, a row
  * maybe not quite (avg is total/count of one moment).
@@ -34,25 +38,11 @@
 #include "cpu.h"
 #include "stat.h"
 #include "stat_format.h"
+#include "stat_rec.h"
 
 #define STAT_BITS	12			/* 4096 locks */
 #define STAT_SLOTS	(1u << STAT_BITS)
-#define STAT_SITES	8			/* per lock; STAT_TOP printed */
-
-struct stat_site {
-	uintptr_t ip;
-	uint64_t count;
-	uint64_t wait;
-};
-
-struct stat_rec {
-	uint64_t key;			/* address << 3 | kind + 1; 0 free */
-	uintptr_t first_ip;		/* the first contended call site */
-	uint64_t contended, spun, slept, acquired, handoffs;
-	uint64_t wait_min, wait_max, wait_total;
-	uint64_t other_count, other_wait;	/* sites past STAT_SITES */
-	struct stat_site sites[STAT_SITES];
-};
+#define STAT_MERGED	32	/* call sites per row when printing */
 
 int stat_on;
 __thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
@@ -71,9 +61,9 @@ static const char *const stat_kind_name[STAT_KINDS] = {
 	[STAT_COMPLETION] = "completion",
 };
 
-#define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
-#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define ADD(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define LOAD(p)		STAT_LOAD(p)
+#define STORE(p, v)	STAT_STORE(p, v)
+#define ADD(p, v)	STAT_ADD(p, v)
 
 /* The table, mapped on first use: mmap() is async-signal-safe. */
 static struct stat_rec *stat_table_get(void)
@@ -95,10 +85,10 @@ static struct stat_rec *stat_table_get(void)
 	return none;
 }
 
-static struct stat_rec *stat_find(const void *lock, enum stat_kind kind)
+/* The shared record of @key (stat_key()), claimed if new; NULL: full. */
+struct stat_rec *stat_shared(uint64_t key)
 {
-	uint64_t key = ((uint64_t)(uintptr_t)lock << 3) | (kind + 1u);
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
+	uint64_t h = stat_hash(key);
 	struct stat_rec *t = stat_table_get();
 	unsigned int i, n;
 
@@ -119,7 +109,9 @@ static struct stat_rec *stat_find(const void *lock, enum stat_kind kind)
 	return NULL;
 }
 
-static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
+/* @count waits at @ip, @wait ns in all, into @r's sites. */
+void stat_rec_site(struct stat_rec *r, uintptr_t ip, uint64_t count,
+		   uint64_t wait)
 {
 	unsigned int i;
 
@@ -134,12 +126,60 @@ static void stat_site_add(struct stat_rec *r, uintptr_t ip, uint64_t wait)
 			continue;
 		if (cur != 0 && cur != ip)
 			continue;
-		ADD(&s->count, 1);
+		ADD(&s->count, count);
 		ADD(&s->wait, wait);
 		return;
 	}
-	ADD(&r->other_count, 1);
+	ADD(&r->other_count, count);
 	ADD(&r->other_wait, wait);
+}
+
+/* @src's counts added into @dst (an exiting thread's into the shared). */
+void stat_rec_merge(struct stat_rec *dst, struct stat_rec *src)
+{
+	uint64_t min = LOAD(&src->wait_min);
+	unsigned int i;
+
+	ADD(&dst->contended, LOAD(&src->contended));
+	ADD(&dst->spun, LOAD(&src->spun));
+	ADD(&dst->slept, LOAD(&src->slept));
+	ADD(&dst->acquired, LOAD(&src->acquired));
+	ADD(&dst->handoffs, LOAD(&src->handoffs));
+	ADD(&dst->wait_total, LOAD(&src->wait_total));
+	if (min)
+		stat_min(&dst->wait_min, min);
+	stat_max(&dst->wait_max, LOAD(&src->wait_max));
+	for (i = 0; i < STAT_SITES; i++) {
+		uintptr_t ip = LOAD(&src->sites[i].ip);
+		uint64_t count = LOAD(&src->sites[i].count);
+
+		if (ip && count)
+			stat_rec_site(dst, ip, count,
+				      LOAD(&src->sites[i].wait));
+	}
+	ADD(&dst->other_count, LOAD(&src->other_count));
+	ADD(&dst->other_wait, LOAD(&src->other_wait));
+}
+
+/* Every counter of @r to zero; it keeps its key and call sites. */
+void stat_rec_clear(struct stat_rec *r)
+{
+	unsigned int j;
+
+	STORE(&r->contended, 0);
+	STORE(&r->spun, 0);
+	STORE(&r->slept, 0);
+	STORE(&r->acquired, 0);
+	STORE(&r->handoffs, 0);
+	STORE(&r->wait_min, 0);
+	STORE(&r->wait_max, 0);
+	STORE(&r->wait_total, 0);
+	STORE(&r->other_count, 0);
+	STORE(&r->other_wait, 0);
+	for (j = 0; j < STAT_SITES; j++) {
+		STORE(&r->sites[j].count, 0);
+		STORE(&r->sites[j].wait, 0);
+	}
 }
 
 /**
@@ -194,10 +234,10 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	if (sw->cls)
 		class_stat_contended(sw->cls, kind, wait);
 #endif
-	r = stat_find(lock, kind);
+	r = stat_local(stat_key(lock, kind), (uintptr_t)sw->ip);
 	if (!r)
 		return;
-	if (!LOAD(&r->first_ip))
+	if (!LOAD(&r->first_ip))	/* a shared record's own, if shared */
 		STORE(&r->first_ip, (uintptr_t)sw->ip);
 	ADD(&r->contended, 1);
 	ADD(slept ? &r->slept : &r->spun, 1);
@@ -206,7 +246,7 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	ADD(&r->wait_total, wait);
 	stat_min(&r->wait_min, wait);
 	stat_max(&r->wait_max, wait);
-	stat_site_add(r, (uintptr_t)sw->ip, wait);
+	stat_rec_site(r, (uintptr_t)sw->ip, 1, wait);
 }
 
 /**
@@ -216,7 +256,7 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
  */
 void stat_handoff(const void *lock, enum stat_kind kind)
 {
-	struct stat_rec *r = stat_find(lock, kind);
+	struct stat_rec *r = stat_local(stat_key(lock, kind), 0);
 
 	if (r)
 		ADD(&r->handoffs, 1);
@@ -232,30 +272,16 @@ void stat_handoff(const void *lock, enum stat_kind kind)
 KMUTEX_API void kmutex_stat_reset(void)
 {
 	struct stat_rec *t = __atomic_load_n(&stat_table, __ATOMIC_ACQUIRE);
-	unsigned int i, j;
+	unsigned int i;
 
 	if (!t)
 		return;
-	for (i = 0; i < STAT_SLOTS; i++) {
-		struct stat_rec *r = &t[i];
-
-		if (!LOAD(&r->key))
-			continue;
-		STORE(&r->contended, 0);
-		STORE(&r->spun, 0);
-		STORE(&r->slept, 0);
-		STORE(&r->acquired, 0);
-		STORE(&r->handoffs, 0);
-		STORE(&r->wait_min, 0);
-		STORE(&r->wait_max, 0);
-		STORE(&r->wait_total, 0);
-		STORE(&r->other_count, 0);
-		STORE(&r->other_wait, 0);
-		for (j = 0; j < STAT_SITES; j++) {
-			STORE(&r->sites[j].count, 0);
-			STORE(&r->sites[j].wait, 0);
-		}
-	}
+	stat_threads_lock();
+	for (i = 0; i < STAT_SLOTS; i++)
+		if (LOAD(&t[i].key))
+			stat_rec_clear(&t[i]);
+	stat_threads_reset();
+	stat_threads_unlock();
 	STORE(&stat_dropped, 0);
 #ifdef KMUTEX_DEBUG
 	class_stat_reset();
@@ -325,34 +351,75 @@ static int row_cmp(const void *a, const void *b)
 	       x->contended > y->contended ? -1 : 0;
 }
 
+/* A row being added up from a lock's records: its call sites merged. */
+struct row_sum {
+	struct stat_row *w;
+	unsigned int nsites;
+	struct stat_site sites[STAT_MERGED];	/* the rest not printed */
+};
+
+static void row_site(struct row_sum *sum, uintptr_t ip, uint64_t count,
+		     uint64_t wait)
+{
+	unsigned int j;
+
+	for (j = 0; j < sum->nsites && sum->sites[j].ip != ip; j++)
+		;
+	if (j == STAT_MERGED)
+		return;
+	if (j == sum->nsites) {
+		sum->sites[j].ip = ip;
+		sum->nsites++;
+	}
+	sum->sites[j].count += count;
+	sum->sites[j].wait += wait;
+}
+
+/* A record of the row's lock (shared, or a thread's) into the row. */
+static void row_add(struct stat_rec *r, void *arg)
+{
+	struct row_sum *sum = arg;
+	struct stat_row *w = sum->w;
+	uint64_t min = LOAD(&r->wait_min), max = LOAD(&r->wait_max);
+	unsigned int j;
+
+	w->contended += LOAD(&r->contended);
+	w->spun += LOAD(&r->spun);
+	w->slept += LOAD(&r->slept);
+	w->acquired += LOAD(&r->acquired);
+	w->handoffs += LOAD(&r->handoffs);
+	w->wait_total += LOAD(&r->wait_total);
+	if (min && (!w->wait_min || min < w->wait_min))
+		w->wait_min = min;
+	if (max > w->wait_max)
+		w->wait_max = max;
+	for (j = 0; j < STAT_SITES; j++) {
+		uintptr_t ip = LOAD(&r->sites[j].ip);
+		uint64_t count = LOAD(&r->sites[j].count);
+
+		if (ip && count)
+			row_site(sum, ip, count, LOAD(&r->sites[j].wait));
+	}
+}
+
+/* Under stat_threads_lock(): the shared record and every thread's. */
 static void row_fill(struct stat_row *w, struct stat_rec *r, uint64_t key)
 {
-	struct stat_site sites[STAT_SITES];
+	struct row_sum sum = { .w = w };
 	unsigned int j;
 
 	w->lock = (const void *)(uintptr_t)(key >> 3);
 	w->type = stat_kind_name[(key & 7) - 1];
 	w->first_ip = LOAD(&r->first_ip);
-	w->contended = LOAD(&r->contended);
-	w->spun = LOAD(&r->spun);
-	w->slept = LOAD(&r->slept);
-	w->acquired = LOAD(&r->acquired);
-	w->handoffs = LOAD(&r->handoffs);
-	w->wait_min = LOAD(&r->wait_min);
-	w->wait_max = LOAD(&r->wait_max);
-	w->wait_total = LOAD(&r->wait_total);
-	for (j = 0; j < STAT_SITES; j++) {
-		sites[j].ip = LOAD(&r->sites[j].ip);
-		sites[j].count = LOAD(&r->sites[j].count);
-		sites[j].wait = LOAD(&r->sites[j].wait);
-	}
+	row_add(r, &sum);
+	stat_threads_each(key, row_add, &sum);
 	stat_clamp(&w->wait_min, &w->wait_max, w->wait_total);
 	w->wait_avg = w->contended ? w->wait_total / w->contended : 0;
-	qsort(sites, STAT_SITES, sizeof(sites[0]), site_cmp);
-	for (j = 0; j < STAT_TOP; j++) {
-		w->top[j].ip = sites[j].ip;
-		w->top[j].count = sites[j].count;
-		w->top[j].wait = sites[j].wait;
+	qsort(sum.sites, sum.nsites, sizeof(sum.sites[0]), site_cmp);
+	for (j = 0; j < STAT_TOP && j < sum.nsites; j++) {
+		w->top[j].ip = sum.sites[j].ip;
+		w->top[j].count = sum.sites[j].count;
+		w->top[j].wait = sum.sites[j].wait;
 	}
 }
 
@@ -412,24 +479,28 @@ static struct stat_row *stat_rows(size_t *np)
 	*np = 0;
 	if (!t)
 		return NULL;
+	/* Every lock counted has its key here; its counts may be elsewhere. */
 	for (i = 0; i < STAT_SLOTS; i++)
-		n += LOAD(&t[i].key) && LOAD(&t[i].contended);
+		n += LOAD(&t[i].key) != 0;
 	rows = calloc(n ? n : 1, sizeof(*rows));
 	if (!rows)
 		return NULL;
 	max = n;
 	n = 0;
-	syms = stat_syms_open();
+	stat_threads_lock();
 	for (i = 0; i < STAT_SLOTS && n < max; i++) {
 		uint64_t key = LOAD(&t[i].key);
 
-		if (!key || !LOAD(&t[i].contended))
+		if (!key)
 			continue;
+		memset(&rows[n], 0, sizeof(rows[n]));
 		row_fill(&rows[n], &t[i], key);
-		if (!rows[n].contended)
-			continue;	/* reset meanwhile */
-		row_names(&rows[n++], syms);
+		n += rows[n].contended != 0;
 	}
+	stat_threads_unlock();
+	syms = stat_syms_open();
+	for (i = 0; i < n; i++)
+		row_names(&rows[i], syms);
 	stat_syms_close(syms);
 	qsort(rows, n, sizeof(*rows), row_cmp);
 	*np = n;
@@ -515,7 +586,7 @@ static __attribute__((constructor)) void stat_init(void)
 
 	if (!env && !KMUTEX_STAT_FORCE)
 		return;
-	if (!stat_table_get())
+	if (!stat_table_get() || stat_threads_init())
 		return;		/* no memory: stay off */
 	if (env)
 		atexit(stat_at_exit);

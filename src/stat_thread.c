@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stat_thread.c - lock statistics accumulated per thread (issue 11).
+ *
+ * Why: a contended slow path records its wait while the lock is held.
+ * With one shared record per lock, every acquisition pulled that
+ * record's cache line over from the CPU of the previous one: the
+ * critical section grew by a cache miss or two, and on an empty
+ * section the mutex's adaptive policy (src/mutex.c) then saw a heavier
+ * section and let the owner keep the lock, one thread's speed.  The
+ * kernel's lock_stat keeps its counters per CPU for the same reason;
+ * here they are per thread.
+ *
+ * Each thread owns a small table (STAT_THREAD_SLOTS records, the same
+ * struct stat_rec as the shared table, mmap()ed on its first contended
+ * wait).  Tables are linked into stat_thread_list and never unlinked: a
+ * thread that exits adds its counts into the shared table (the pthread
+ * key's destructor), clears its table and frees it for the next thread
+ * that needs one.  A lock a thread meets for the first time is also
+ * claimed in the shared table, which is so the list of every lock
+ * counted: kmutex_stat_print() walks it and adds each thread's record
+ * of the lock.  A thread whose table is full counts in the shared
+ * record, as every thread did before.
+ *
+ * The slow path takes no lock here (a signal handler may run it): the
+ * table is claimed and linked by compare-and-swap.  stat_list_lock
+ * only orders a thread's exit against printing and reset, so that its
+ * counts are seen exactly once.
+ */
+#include "api.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+
+#include "stat_rec.h"
+
+#define STAT_THREAD_BITS	5
+#define STAT_THREAD_SLOTS	(1u << STAT_THREAD_BITS)
+#define STAT_THREAD_PROBES	8	/* then the shared record */
+
+struct stat_thread {
+	struct stat_thread *next;	/* stat_thread_list; never unlinked */
+	int busy;			/* owned by a live thread */
+	struct stat_rec recs[STAT_THREAD_SLOTS];
+};
+
+static struct stat_thread *stat_thread_list;
+static __thread __attribute__((tls_model("initial-exec")))
+	struct stat_thread *stat_self;
+static pthread_key_t stat_thread_key;
+static pthread_mutex_t stat_list_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A free table of the list, else a new one, linked in. */
+static struct stat_thread *stat_thread_claim(void)
+{
+	struct stat_thread *t;
+
+	for (t = __atomic_load_n(&stat_thread_list, __ATOMIC_ACQUIRE); t;
+	     t = t->next) {
+		int free = 0;
+
+		if (!STAT_LOAD(&t->busy) &&
+		    __atomic_compare_exchange_n(&t->busy, &free, 1, false,
+				__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return t;
+	}
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	t->busy = 1;
+	t->next = __atomic_load_n(&stat_thread_list, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&stat_thread_list, &t->next, t,
+				true, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	return t;
+}
+
+static struct stat_thread *stat_thread_get(void)
+{
+	struct stat_thread *t = stat_self;
+
+	if (t)
+		return t;
+	t = stat_thread_claim();
+	if (!t)
+		return NULL;
+	/* No destructor to hand the counts on: count in the shared table. */
+	if (pthread_setspecific(stat_thread_key, t)) {
+		__atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	stat_self = t;
+	return t;
+}
+
+/**
+ * stat_local - the record a wait of this thread on a lock counts in
+ * @key: the lock and kind (stat_key())
+ * @ip: its call site, the lock's first if new in the shared table
+ *
+ * Return: this thread's record, else (table full or not to be had) the
+ * shared one; NULL if the shared table is full too.
+ */
+struct stat_rec *stat_local(uint64_t key, uintptr_t ip)
+{
+	struct stat_thread *t = stat_thread_get();
+	unsigned int i, n;
+
+	if (!t)
+		return stat_shared(key);
+	for (n = 0, i = stat_hash(key) >> (64 - STAT_THREAD_BITS);
+	     n < STAT_THREAD_PROBES;
+	     n++, i = (i + 1) & (STAT_THREAD_SLOTS - 1)) {
+		struct stat_rec *r = &t->recs[i];
+		uint64_t k = STAT_LOAD(&r->key);
+		struct stat_rec *g;
+		uintptr_t none = 0;
+
+		if (k == key)
+			return r;
+		if (k != 0)
+			continue;
+		/* New to this thread: the printer finds it from the shared. */
+		g = stat_shared(key);
+		if (!g)
+			return NULL;
+		if (ip)
+			__atomic_compare_exchange_n(&g->first_ip, &none, ip,
+				false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		/* CAS: a signal handler may have claimed it meanwhile. */
+		if (__atomic_compare_exchange_n(&r->key, &k, key, false,
+				__ATOMIC_RELAXED, __ATOMIC_RELAXED) || k == key)
+			return r;
+	}
+	return stat_shared(key);
+}
+
+/* Thread exit: the counts into the shared table, the table freed. */
+static void stat_thread_exit(void *arg)
+{
+	struct stat_thread *t = arg;
+	unsigned int i;
+
+	if (stat_self == t)
+		stat_self = NULL;	/* later waits claim one again */
+	pthread_mutex_lock(&stat_list_lock);
+	for (i = 0; i < STAT_THREAD_SLOTS; i++) {
+		struct stat_rec *r = &t->recs[i];
+		uint64_t key = STAT_LOAD(&r->key);
+		struct stat_rec *g = key ? stat_shared(key) : NULL;
+
+		if (g)
+			stat_rec_merge(g, r);
+		stat_rec_clear(r);
+		STAT_STORE(&r->first_ip, 0);
+		STAT_STORE(&r->key, 0);
+	}
+	pthread_mutex_unlock(&stat_list_lock);
+	__atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+
+void stat_threads_lock(void)
+{
+	pthread_mutex_lock(&stat_list_lock);
+}
+
+void stat_threads_unlock(void)
+{
+	pthread_mutex_unlock(&stat_list_lock);
+}
+
+/* @fn on every thread's record of @key; under stat_threads_lock(). */
+void stat_threads_each(uint64_t key, stat_rec_fn *fn, void *arg)
+{
+	struct stat_thread *t;
+
+	for (t = __atomic_load_n(&stat_thread_list, __ATOMIC_ACQUIRE); t;
+	     t = t->next) {
+		unsigned int i = stat_hash(key) >> (64 - STAT_THREAD_BITS);
+		unsigned int n;
+
+		for (n = 0; n < STAT_THREAD_PROBES;
+		     n++, i = (i + 1) & (STAT_THREAD_SLOTS - 1)) {
+			if (STAT_LOAD(&t->recs[i].key) == key) {
+				fn(&t->recs[i], arg);
+				break;
+			}
+		}
+	}
+}
+
+/* Every thread's counters to zero; under stat_threads_lock(). */
+void stat_threads_reset(void)
+{
+	struct stat_thread *t;
+	unsigned int i;
+
+	for (t = __atomic_load_n(&stat_thread_list, __ATOMIC_ACQUIRE); t;
+	     t = t->next)
+		for (i = 0; i < STAT_THREAD_SLOTS; i++)
+			stat_rec_clear(&t->recs[i]);
+}
+
+/* A fork() child's lock must not be held by a thread it lacks. */
+static void stat_fork_prepare(void)
+{
+	pthread_mutex_lock(&stat_list_lock);
+}
+
+static void stat_fork_done(void)
+{
+	pthread_mutex_unlock(&stat_list_lock);
+}
+
+/* At start-up, before statistics go on. */
+int stat_threads_init(void)
+{
+	if (pthread_key_create(&stat_thread_key, stat_thread_exit))
+		return -1;
+	return pthread_atfork(stat_fork_prepare, stat_fork_done,
+			      stat_fork_done);
+}
