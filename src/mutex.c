@@ -140,7 +140,7 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * after another in one process, the empty critical section inherited
  * "keep" from the one before and ran at one thread's speed.  Measured
  * against the build without the flip (-DMUTEX_PROBE_FLIP=0), far pair
- * (463 ns), 2-16 threads, 5 reps: empty section 1.23-1.27x (0.97-1.03x
+ * (463 ns), 2-16 threads, 5 reps: empty section 1.23-1.28x (0.97-1.03x
  * pthread, was 0.75-0.82x), 100 ns and 24-line sections 0.96-1.01x.
  */
 #ifndef MUTEX_PROBE_FLIP
