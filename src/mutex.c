@@ -103,12 +103,12 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * 0.15 it chose keep about half the time on a far pair (463 ns) and
  * ran 0.79-0.98x pthread at 2-16 threads; with 0.375/0.22, in the same
  * make bench run, 0.96-1.03x, and 1.03-1.14x the old thresholds, the
- * 100 ns and 24-line sections unchanged (0.99-1.01x; they stay kept).  While the
- * owner keeps the lock, spinners wait patiently (mutex_spin_patient())
- * and 1 slow path in MUTEX_PROBE_EVERY lets the lock move again
- * (MUTEX_PROBE_FLIP) so that the threads measure again: the pair and the
- * workload can change.  This catches both
- * causes of an expensive move, a far pair and a data-heavy section,
+ * 100 ns and 24-line sections unchanged (0.99-1.01x; they stay kept).
+ * While the owner keeps the lock, spinners wait patiently
+ * (mutex_spin_patient()) and 1 slow path in MUTEX_PROBE_EVERY lets the
+ * lock move again (MUTEX_PROBE_FLIP) so that the threads measure again:
+ * the pair and the workload can change.  This catches both causes of
+ * an expensive move, a far pair and a data-heavy section,
  * where timing only the lock word's move (~70 ns vs ~150 ns one way
  * here: AMD hands a just-read dirty line over exclusive, so a CAS after
  * the read is local and times nothing) would miss the second.
