@@ -398,7 +398,12 @@ static __no_context_analysis void *stress_thread(void *arg)
 {
 	struct stress_worker *w = arg;
 
-	while (test_now_ns() < stress_end) {
+	/*
+	 * One operation at least, whatever the clock says: the window
+	 * opens before the threads are created, and on one loaded CPU a
+	 * thread can first run (or fail its first trylocks) after it closed.
+	 */
+	while (test_now_ns() < stress_end || !w->ops) {
 		unsigned int r = fam_rand(&w->rnd) % 4;
 
 		if (w->writer) {
