@@ -243,7 +243,12 @@ static void *stress_thread(void *arg)
 	struct stress_worker *w = arg;
 	unsigned int rnd = (unsigned int)(uintptr_t)arg;
 
-	while (test_now_ns() < stress_end) {
+	/*
+	 * One down() at least, whatever the clock says: the window opens
+	 * before the threads are created, and on a loaded CPU a thread can
+	 * first run (or time out, or fail a trylock) after it closed.
+	 */
+	while (test_now_ns() < stress_end || !w->ops) {
 		unsigned int r = fam_rand(&rnd);
 		int in, m;
 
