@@ -488,7 +488,7 @@ static void test_stress(void)
  * new readers queue behind it.  Then the other way round: writers keep
  * it write-held back to back, and a reader must get in.
  */
-#define STARVE_MS	2000
+#define STARVE_MS	5000	/* generous: a loaded CPU can stall a thread */
 #define STREAM		8
 
 static struct rw_semaphore fair_sem;
