@@ -159,7 +159,8 @@ static void *pinger(void *arg)
 	struct pp_pair *p = arg;
 	unsigned long i;
 
-	for (i = 0; fam_running(); i++) {
+	/* One round at least: a pinger may first run after the window. */
+	for (i = 0; !i || fam_running(); i++) {
 		complete(&p->ping);
 		if (!pp_wait(&p->pong, i))
 			p->bad++;
@@ -283,7 +284,12 @@ static void *sem_storm_thread(void *arg)
 {
 	struct sem_worker *w = arg;
 
-	while (fam_running()) {
+	/*
+	 * Until it got a unit once at least: on one loaded CPU a thread may
+	 * first run after the window, or spend it interrupted, timed out
+	 * and refused by trylock.  After the storm, down() gets one.
+	 */
+	while (fam_running() || !w->got) {
 		unsigned int r = fam_rand(&w->rnd);
 		int ret = 0;
 
@@ -420,7 +426,8 @@ static __no_context_analysis void *rw_storm_thread(void *arg)
 {
 	struct rw_worker *w = arg;
 
-	while (fam_running()) {
+	/* Once at least: a thread may first run after the window. */
+	while (fam_running() || !w->ops) {
 		unsigned int r = fam_rand(&w->rnd) % 4;
 		int ret = 0;
 

@@ -60,7 +60,8 @@ static void *hammer(void *arg)
 	struct timespec nap = { 0, NAP_NS };
 	struct waits *h = arg;
 
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+	/* Once at least: a hammer may first run after the visitor is done. */
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) || !h->got) {
 		uint64_t t0 = test_now_ns();
 
 		mutex_lock(&lock);

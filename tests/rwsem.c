@@ -398,7 +398,12 @@ static __no_context_analysis void *stress_thread(void *arg)
 {
 	struct stress_worker *w = arg;
 
-	while (test_now_ns() < stress_end) {
+	/*
+	 * One operation at least, whatever the clock says: the window
+	 * opens before the threads are created, and on one loaded CPU a
+	 * thread can first run (or fail its first trylocks) after it closed.
+	 */
+	while (test_now_ns() < stress_end || !w->ops) {
 		unsigned int r = fam_rand(&w->rnd) % 4;
 
 		if (w->writer) {
@@ -483,7 +488,7 @@ static void test_stress(void)
  * new readers queue behind it.  Then the other way round: writers keep
  * it write-held back to back, and a reader must get in.
  */
-#define STARVE_MS	2000
+#define STARVE_MS	5000	/* generous: a loaded CPU can stall a thread */
 #define STREAM		8
 
 static struct rw_semaphore fair_sem;

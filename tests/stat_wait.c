@@ -8,6 +8,7 @@
 #include <linux/completion.h>
 #include <linux/semaphore.h>
 
+#include "family.h"	/* fam_queued(): a peek that TSan is told of */
 #include "stat.h"
 
 #define ROUNDS		20
@@ -34,10 +35,17 @@ static void waits(void)
 	int i;
 
 	CHECK(pthread_create(&t, NULL, waiter, NULL) == 0);
+	/*
+	 * Each up() and complete() once the waiter is queued, not after a
+	 * nap: on a loaded machine it could be late every time, and then
+	 * nothing slept.
+	 */
 	for (i = 0; i < ROUNDS; i++) {
-		test_sleep_ms(2);
+		WAIT_UNTIL(fam_queued(&stat_test_sem.wait_list) == 1,
+			   PROMPT_MS);
 		up(&stat_test_sem);
-		test_sleep_ms(2);
+		WAIT_UNTIL(fam_queued(&stat_test_done.wait_list) == 1,
+			   PROMPT_MS);
 		complete(&stat_test_done);
 		down(&stat_test_free_sem);
 	}

@@ -55,7 +55,12 @@ static __no_context_analysis void *worker_thread(void *arg)
 {
 	struct worker *me = arg;
 
-	while (fam_running()) {
+	/*
+	 * Until it locked once at least: with 0.05 s windows on one loaded
+	 * CPU under TSan, a thread may first run after the window, or spend
+	 * it interrupted or refused by trylock.
+	 */
+	while (fam_running() || !me->got) {
 		unsigned int r = fam_rand(&me->rnd) % 4;
 		int ret = 0;
 
