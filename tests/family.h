@@ -17,21 +17,9 @@
 /* Generous bound on anything that should happen "at once". */
 #define PROMPT_MS	5000
 
-#include <kmutex/tsan.h>
-#ifdef KMUTEX_TSAN
-/*
- * The waiters write their nodes with plain stores, under the wait lock
- * this peek does not take: under TSan, ignore its reads (the race is
- * the test's, by design, not kmutex's).
- */
-void AnnotateIgnoreReadsBegin(const char *file, int line);
-void AnnotateIgnoreReadsEnd(const char *file, int line);
-#define FAM_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-#define FAM_IGNORE_READS_END()	 AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
-#else
-#define FAM_IGNORE_READS_BEGIN() do { } while (0)
-#define FAM_IGNORE_READS_END()	 do { } while (0)
-#endif
+/* harness.h: the peek's reads are the test's race, not kmutex's. */
+#define FAM_IGNORE_READS_BEGIN() TEST_IGNORE_READS_BEGIN()
+#define FAM_IGNORE_READS_END()	 TEST_IGNORE_READS_END()
 
 /*
  * Length of a kmutex wait list, read without its lock.  The nodes live
