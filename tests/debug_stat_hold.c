@@ -154,51 +154,6 @@ static void child(void)
 		pthread_join(t[i], NULL);
 }
 
-/*
- * The class row of @name and @type in the CSV's second table (a copy in
- * @row), its numbers in @v: acquisitions, contended, contended wait,
- * hold min, avg, max, total; @site1: its top acquisition site.
- */
-static bool class_row(const char *csv, const char *name, const char *type,
-		      char *row, size_t len, unsigned long long v[7],
-		      char *site1, size_t slen)
-{
-	const char *p = strstr(csv, "\nclass,init,type,");
-	char want[128];
-	int n = 0;
-
-	CHECK(p);
-	snprintf(want, sizeof(want), "\n\"%s\",\"", name);
-	for (p = strstr(p, want); p; p = strstr(p + 1, want)) {
-		const char *q = strchr(p + strlen(want), '"');
-
-		if (q && !strncmp(q + 1, ",", 1) &&
-		    !strncmp(q + 2, type, strlen(type)) &&
-		    q[2 + strlen(type)] == ',')
-			break;
-	}
-	if (!p)
-		return false;
-	p++;
-	snprintf(row, len, "%.*s", (int)strcspn(p, "\n"), p);
-	p = strchr(row + strlen(want), '"') + 2 + strlen(type);
-	if (sscanf(p, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,\"%n", &v[0], &v[1],
-		   &v[2], &v[3], &v[4], &v[5], &v[6], &n) != 7 || !n)
-		return false;
-	snprintf(site1, slen, "%.*s", (int)strcspn(p + n, "\""), p + n);
-	return true;
-}
-
-/* The checks every class row passes. */
-static void class_sane(const char *row, const unsigned long long v[7])
-{
-	if (!(v[0] > 0 && v[3] > 0 && v[3] <= v[4] && v[4] <= v[5] &&
-	      v[5] <= v[6])) {
-		fprintf(stderr, "FAIL: class row not sane: %s\n", row);
-		exit(1);
-	}
-}
-
 static void check_csv(const char *csv)
 {
 	unsigned long long v[7], ms = 1000000ull;
@@ -207,9 +162,9 @@ static void check_csv(const char *csv)
 	/* The production table comes first, as it is. */
 	CHECK(!strncmp(csv, "name,type,address,contended,", 28));
 
-	CHECK(class_row(csv, "hold_lock", "mutex", row, sizeof(row), v,
-			site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "hold_lock", "mutex", row, sizeof(row), v,
+			     site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], HOLDS);
 	CHECK_EQ(v[1], 0);			/* never contended */
 	CHECK(v[5] >= HOLD_MS * ms);		/* hold max */
@@ -218,36 +173,36 @@ static void check_csv(const char *csv)
 	CHECK(strstr(row, "debug_stat_hold.c:"));	/* init site */
 	CHECK(!strncmp(site, "hold_it+0x", 10));
 
-	CHECK(class_row(csv, "hold_rw", "rwsem-read", row, sizeof(row), v,
-			site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "hold_rw", "rwsem-read", row, sizeof(row), v,
+			     site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], READS);
 	CHECK_EQ(v[1], 0);
 	CHECK(!strncmp(site, "read_it+0x", 10));
-	CHECK(!class_row(csv, "hold_rw", "rwsem-write", row, sizeof(row), v,
-			 site, sizeof(site)));
+	CHECK(!stat_class_row(csv, "hold_rw", "rwsem-write", row, sizeof(row),
+			      v, site, sizeof(site)));
 
-	CHECK(class_row(csv, "contend_lock", "mutex", row, sizeof(row), v,
-			site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "contend_lock", "mutex", row, sizeof(row), v,
+			     site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], 2);
 	CHECK(v[1] >= 1 && v[1] <= 2);		/* the sure wait */
 	CHECK(v[2] > 0);			/* its wait time */
 
-	CHECK(class_row(csv, "bufs_mutex", "ww_mutex", row, sizeof(row), v,
-			site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "bufs_mutex", "ww_mutex", row, sizeof(row), v,
+			     site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], WW_ROUNDS + 2);
 	CHECK(v[1] >= 1 && v[1] <= 2);		/* the sure wait */
 	CHECK(!strncmp(site, "ww_it+0x", 8));
-	CHECK(class_row(csv, "bufs_acquire", "lockdep_map", row, sizeof(row),
-			v, site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "bufs_acquire", "lockdep_map", row,
+			     sizeof(row), v, site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], WW_ROUNDS);
 
-	CHECK(class_row(csv, "&h->lock", "mutex", row, sizeof(row), v,
-			site, sizeof(site)));
-	class_sane(row, v);
+	CHECK(stat_class_row(csv, "&h->lock", "mutex", row, sizeof(row), v,
+			     site, sizeof(site)));
+	stat_class_sane(row, v);
 	CHECK_EQ(v[0], HEAP_THREADS * HEAP_ROUNDS * 2);
 	CHECK(!strncmp(site, "heap_locker+0x", 14));
 }

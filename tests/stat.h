@@ -130,4 +130,53 @@ static inline void stat_check_sane(const char *row,
 	}
 }
 
+/* The debugging build's table of lock classes: debug_stat_*.c. */
+
+/*
+ * The class row of @name and @type in the CSV's second table (a copy in
+ * @row), its numbers in @v: acquisitions, contended, contended wait,
+ * hold min, avg, max, total; @site1: its top acquisition site.
+ */
+static inline bool stat_class_row(const char *csv, const char *name,
+				  const char *type, char *row, size_t len,
+				  unsigned long long v[7], char *site1,
+				  size_t slen)
+{
+	const char *p = strstr(csv, "\nclass,init,type,");
+	char want[128];
+	int n = 0;
+
+	CHECK(p);
+	snprintf(want, sizeof(want), "\n\"%s\",\"", name);
+	for (p = strstr(p, want); p; p = strstr(p + 1, want)) {
+		const char *q = strchr(p + strlen(want), '"');
+
+		if (q && !strncmp(q + 1, ",", 1) &&
+		    !strncmp(q + 2, type, strlen(type)) &&
+		    q[2 + strlen(type)] == ',')
+			break;
+	}
+	if (!p)
+		return false;
+	p++;
+	snprintf(row, len, "%.*s", (int)strcspn(p, "\n"), p);
+	p = strchr(row + strlen(want), '"') + 2 + strlen(type);
+	if (sscanf(p, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,\"%n", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &n) != 7 || !n)
+		return false;
+	snprintf(site1, slen, "%.*s", (int)strcspn(p + n, "\""), p + n);
+	return true;
+}
+
+/* The checks every class row passes. */
+static inline void stat_class_sane(const char *row,
+				   const unsigned long long v[7])
+{
+	if (!(v[0] > 0 && v[3] > 0 && v[3] <= v[4] && v[4] <= v[5] &&
+	      v[5] <= v[6])) {
+		fprintf(stderr, "FAIL: class row not sane: %s\n", row);
+		exit(1);
+	}
+}
+
 #endif /* _KMUTEX_TESTS_STAT_H */

@@ -260,6 +260,8 @@ void kmutex_lock_acquire(struct kmutex_lockdep_map *map, unsigned int subclass,
 			 const char *call);
 void kmutex_lock_release(struct kmutex_lockdep_map *map, const void *ip,
 			 const char *call);
+void kmutex_lock_contended(struct kmutex_lockdep_map *map, const void *ip);
+void kmutex_lock_acquired(struct kmutex_lockdep_map *map, const void *ip);
 int kmutex_lock_is_held(const void *obj, int kind, size_t size, int read);
 void kmutex_lockdep_assert(const void *obj, int kind, size_t size, int what,
 			   const char *expr, const char *site);
@@ -352,8 +354,10 @@ void kmutex_lockdep_set_class_obj(const void *obj, int kind, size_t size,
 #define lock_release(map, ip)						\
 	kmutex_lock_release(__kmutex_map(map), (const void *)(ip),	\
 			    __KMUTEX_CALL(lock_release, map))
-#define lock_contended(map, ip)		do { (void)(map); } while (0)
-#define lock_acquired(map, ip)		do { (void)(map); } while (0)
+#define lock_contended(map, ip)						\
+	kmutex_lock_contended(__kmutex_map(map), (const void *)(ip))
+#define lock_acquired(map, ip)						\
+	kmutex_lock_acquired(__kmutex_map(map), (const void *)(ip))
 #define lock_map_acquire(map)						\
 	__kmutex_lock_acquire(map, 0, 0, 0, 1, __KMUTEX_NULL,		\
 			      __builtin_return_address(0), lock_map_acquire)

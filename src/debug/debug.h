@@ -117,6 +117,8 @@ struct held_lock {
 	unsigned char stat_type;	/* enum class_stat_type */
 	bool stat_read;			/* read at acquisition */
 	uint64_t stat_t0;
+	/* lock_contended() of a program's own lock: since when (0: not). */
+	uint64_t stat_wait_t0;
 };
 
 /*
@@ -196,6 +198,7 @@ struct kmutex_lock_class *class_next(unsigned int *pos);
 /* stat_class.c: behind stat_on, and stat_t0 != 0. */
 void class_stat_acquired(struct held_lock *h);
 void class_stat_released(const struct held_lock *h);
+void class_stat_waited(struct held_lock *h);	/* stat_wait_t0 != 0 */
 extern char lockdep_novalidate_key;
 
 /* graph.c */
@@ -271,6 +274,7 @@ static inline void held_fill(struct kmutex_thread *t, struct held_lock *h,
 	h->chain_key = chain_key_next(prev, h->class->id);
 	h->stat_type = CS_MAP;		/* the callers say what it is */
 	h->stat_t0 = 0;
+	h->stat_wait_t0 = 0;
 }
 
 /*
@@ -328,8 +332,10 @@ int lockdep_handler_signal(void);	/* the signal being handled, or 0 */
 /*
  * The shape of a checked lock call, the same for the mutex and the rwsem
  * (mutex.c, rwsem.c): fill the held entry of the lock it takes
- * (held_fill_lock), check it (lock_check_handler, lock_check_order for a
- * blocking call), take the lock itself, then record it (lock_taken).
+ * (held_fill_lock), tell the hooks (hooks.h: dep_hook_acquire(), which
+ * checks it with lock_check_handler and, for a blocking call,
+ * lock_check_order), take the lock itself, then record it
+ * (dep_hook_taken(): lock_taken).
  */
 
 /* held_fill() for @lock; its holder's tid is at @owner_ (NULL: a reader). */

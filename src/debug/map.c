@@ -17,6 +17,7 @@
 #include <linux/ww_mutex.h>
 
 #include "debug.h"
+#include "hooks.h"
 
 /* The map @obj (of @kind and @size bytes) holds, or NULL. */
 static struct kmutex_dep_map *map_of(const void *obj, int kind, size_t size)
@@ -89,9 +90,9 @@ KMUTEX_API void kmutex_lock_acquire(struct kmutex_lockdep_map *map,
 				    struct kmutex_lockdep_map *nest,
 				    const void *ip, const char *call)
 {
-	const struct kmutex_dep_map *nest_map = NULL;
 	struct kmutex_thread *t;
 	struct held_lock next, *prev;
+	bool order;
 
 	if (lockdep_recursion)
 		return;
@@ -107,19 +108,18 @@ KMUTEX_API void kmutex_lock_acquire(struct kmutex_lockdep_map *map,
 	next.owner = NULL;
 	next.trylock = trylock != 0;
 	next.read = read != 0;
-	lock_check_handler(t, &next);
-	if (nest)
-		nest_map = nest_lock_check(t, &next, &nest->map);
 	prev = held_find(t, &map->map);
-	if (prev && !(read == 2 && prev->read)) {
-		lockdep_lock_acquire();
-		report_recursive(t, prev, &next);
-		lockdep_lock_release();
-	} else if (!prev && check && !trylock && t->depth &&
-		   !chain_known(next.chain_key)) {
-		validate_chain(t, &next, nest_map);
-	}
-	held_commit(t, &next);
+	/*
+	 * Recursion is checked for any acquisition but a recursive read
+	 * over a read; the order only for a checked, blocking one.
+	 */
+	if (prev && read == 2 && prev->read)
+		order = false;
+	else
+		order = prev || (check && !trylock);
+	dep_hook_acquire(t, &next, prev, nest ? &nest->map : NULL, order,
+			 NULL);
+	dep_hook_taken(t, &next);
 }
 
 static void report_bad_release(struct kmutex_thread *t,
@@ -162,11 +162,55 @@ KMUTEX_API void kmutex_lock_release(struct kmutex_lockdep_map *map,
 	t = lockdep_thread();
 	h = held_find(t, &map->map);
 	if (h)
-		held_release(t, h);
+		dep_hook_release(t, h);
 	else if (t->lost)
 		t->lost--;
 	else
 		report_bad_release(t, map, call, ip);
+}
+
+/**
+ * kmutex_lock_contended - lock_contended()
+ * @map: the lock's map, acquired (lock_acquire()) by the calling thread
+ * @ip: the contention point (unused: the statistics are per class)
+ *
+ * The program's lock was held by another thread: its wait starts, for
+ * the lock statistics (KMUTEX_STAT, the table of lock classes), until
+ * lock_acquired().  A map the thread does not hold is ignored.
+ */
+KMUTEX_API void kmutex_lock_contended(struct kmutex_lockdep_map *map,
+				      const void *ip)
+{
+	struct held_lock *h;
+
+	(void)ip;
+	if (lockdep_recursion)
+		return;
+	h = held_find(lockdep_thread(), &map->map);
+	if (h)
+		dep_hook_contended(h);
+}
+
+/**
+ * kmutex_lock_acquired - lock_acquired()
+ * @map: the lock's map, acquired (lock_acquire()) by the calling thread
+ * @ip: the caller's address (unused)
+ *
+ * The program's lock is taken: after lock_contended(), one contention
+ * of its class and its wait time are counted, and its hold time starts
+ * now.  Without lock_contended() before, nothing is counted.
+ */
+KMUTEX_API void kmutex_lock_acquired(struct kmutex_lockdep_map *map,
+				     const void *ip)
+{
+	struct held_lock *h;
+
+	(void)ip;
+	if (lockdep_recursion)
+		return;
+	h = held_find(lockdep_thread(), &map->map);
+	if (h)
+		dep_hook_acquired(h);
 }
 
 /**

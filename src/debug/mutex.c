@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../hooks.h"
+#include "hooks.h"
 
 /* magic of a destroyed mutex: not its address, nor 0 (never set). */
 #define DESTROYED(lock)	((const void *)((uintptr_t)(lock) ^ 0x5a5a5a5aul))
@@ -212,8 +212,6 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		return raw_lock(lock, intr, NULL, NULL); /* in the checker */
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
-	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
-	lock_check_handler(t, &next);
 	prev = held_find(t, &lock->dep_map);
 	if (__kmutex_unlikely(prev != NULL) &&
 	    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != t->tid) {
@@ -224,16 +222,13 @@ kmutex_debug_mutex_lock(struct mutex *lock, unsigned int subclass,
 		 */
 		held_remove(t, prev);
 		prev = NULL;
-		mutex_held_fill(t, &next, lock, subclass, call, ip, false);
 	}
-	if (__kmutex_unlikely(nest_lock != NULL))
-		nest_lock = nest_lock_check(t, &next, nest_lock);
-	lock_check_order(t, prev, &next, nest_lock);
-	hook_caller(lock, ip, next.class);
+	mutex_held_fill(t, &next, lock, subclass, call, ip, false);
+	dep_hook_acquire(t, &next, prev, nest_lock, true, lock);
 	ret = raw_lock(lock, intr, call, ip);
 	if (ret)
 		return ret;
-	lock_taken(t, &next);
+	dep_hook_taken(t, &next);
 	return 0;
 }
 
@@ -256,10 +251,10 @@ kmutex_debug_mutex_trylock(struct mutex *lock, const char *call)
 	t = lockdep_thread();
 	magic_ok(t, lock, call, ip);
 	mutex_held_fill(t, &next, lock, 0, call, ip, true);
-	lock_check_handler(t, &next);
+	dep_hook_acquire(t, &next, NULL, NULL, false, lock);
 	if (!raw_trylock(lock))
 		return 0;
-	lock_taken(t, &next);
+	dep_hook_taken(t, &next);
 	return 1;
 }
 
@@ -317,7 +312,7 @@ kmutex_debug_mutex_unlock(struct mutex *lock, const char *call)
 	if (__kmutex_likely(__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)
 			    == t->tid)) {
 		if (__kmutex_likely(h != NULL))
-			held_release(t, h);
+			dep_hook_release(t, h);
 		else if (t->lost)
 			t->lost--;
 		__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "debug.h"
-#include "../hooks.h"
+#include "hooks.h"
 
 #define READERS(c)	((unsigned int)(c) >> RWSEM_READER_SHIFT)
 
@@ -223,13 +223,11 @@ KMUTEX_API int kmutex_debug_rwsem_down(struct rw_semaphore *sem,
 		prev = NULL;
 	}
 	rwsem_held_fill(t, &next, sem, subclass, read, call, ip, false);
-	lock_check_handler(t, &next);
-	lock_check_order(t, prev, &next, NULL);
-	hook_caller(sem, ip, next.class);
+	dep_hook_acquire(t, &next, prev, NULL, true, sem);
 	ret = raw_down(sem, read, intr, call, ip);
 	if (ret)
 		return ret;
-	lock_taken(t, &next);
+	dep_hook_taken(t, &next);
 	return 0;
 }
 
@@ -253,10 +251,10 @@ KMUTEX_API int kmutex_debug_rwsem_trylock(struct rw_semaphore *sem, int read,
 	t = lockdep_thread();
 	magic_ok(t, sem, call, ip);
 	rwsem_held_fill(t, &next, sem, 0, read, call, ip, true);
-	lock_check_handler(t, &next);
+	dep_hook_acquire(t, &next, NULL, NULL, false, sem);
 	if (!raw_trylock(sem, read))
 		return 0;
-	lock_taken(t, &next);
+	dep_hook_taken(t, &next);
 	return 1;
 }
 
@@ -354,7 +352,7 @@ KMUTEX_API void kmutex_debug_rwsem_up(struct rw_semaphore *sem, int read,
 		return;
 	}
 	if (__kmutex_likely(h != NULL) && h->read == !!read) {
-		held_release(t, h);
+		dep_hook_release(t, h);
 		if (!read)
 			__atomic_store_n(&sem->owner, 0, __ATOMIC_RELAXED);
 		raw_up(sem, read);

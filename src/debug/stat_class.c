@@ -112,6 +112,28 @@ void class_stat_contended(void *cls, enum stat_kind kind, uint64_t wait)
 	ADD(&s->wait_total, wait);
 }
 
+/**
+ * class_stat_waited - a program's own lock of @h waited, and is taken
+ * @h: the thread's held entry, its wait stamped by lock_contended()
+ *	(dep_hook_contended())
+ *
+ * lock_acquired(): one contention of the class, on the side @h holds;
+ * the hold time, if timed, starts now, as the kernel's lock_stat has it.
+ */
+void class_stat_waited(struct held_lock *h)
+{
+	uint64_t t = now_ns();
+	uint64_t wait = t - (h->stat_wait_t0 & ~1ull);
+
+	h->stat_wait_t0 = 0;
+	if (!wait)
+		wait = 1;
+	class_stat_contended(h->class, h->read ? STAT_RWSEM_READ : STAT_MUTEX,
+			     wait);
+	if (h->stat_t0)
+		h->stat_t0 = t | 1;
+}
+
 /* kmutex_stat_reset(): every class's counters to zero. */
 void class_stat_reset(void)
 {

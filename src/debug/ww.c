@@ -21,7 +21,7 @@
 #include <linux/ww_mutex.h>
 
 #include "debug.h"
-#include "../hooks.h"
+#include "hooks.h"
 
 struct ww_maps {
 	const struct ww_class *ww_class;
@@ -136,15 +136,7 @@ void ww_dep_lock(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 	if (ctx && !nest)
 		nest = nest_lock_check(t, &next, &ww_maps(ctx->ww_class)->acquire.map);
 	prev = held_find(t, &lock->base.dep_map);
-	if (prev) {
-		lockdep_lock_acquire();
-		report_recursive(t, prev, &next);
-		lockdep_lock_release();
-	} else if (t->depth && !chain_known(next.chain_key)) {
-		validate_chain(t, &next, nest);
-	}
-	/* The program's call site and class for the slow path's count. */
-	hook_caller(lock, ip, next.class);
+	dep_hook_order(t, &next, prev, nest, lock);
 }
 
 /**
@@ -166,7 +158,7 @@ void ww_dep_locked(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		return;
 	t = lockdep_thread();
 	(void)ww_fill(t, &next, lock, ctx, trylock, call, ip);
-	held_commit(t, &next);
+	dep_hook_taken(t, &next);
 }
 
 /* ww_mutex_unlock(): this thread holds @lock no more. */
@@ -180,7 +172,7 @@ void ww_dep_unlock(struct ww_mutex *lock)
 	t = lockdep_thread();
 	h = held_find(t, &lock->base.dep_map);
 	if (h)
-		held_release(t, h);
+		dep_hook_release(t, h);
 	else if (t->lost)
 		t->lost--;
 }
@@ -202,5 +194,5 @@ void ww_dep_ctx(struct ww_acquire_ctx *ctx, bool begin, const char *call,
 	t = lockdep_thread();
 	h = held_find(t, &m->acquire.map);
 	if (h)
-		held_release(t, h);
+		dep_hook_release(t, h);
 }
