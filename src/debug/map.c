@@ -169,6 +169,14 @@ KMUTEX_API void kmutex_lock_release(struct kmutex_lockdep_map *map,
 		report_bad_release(t, map, call, ip);
 }
 
+/* @map's entry in the calling thread's held stack, or NULL. */
+static struct held_lock *map_held(struct kmutex_lockdep_map *map)
+{
+	if (lockdep_recursion)
+		return NULL;
+	return held_find(lockdep_thread(), &map->map);
+}
+
 /**
  * kmutex_lock_contended - lock_contended()
  * @map: the lock's map, acquired (lock_acquire()) by the calling thread
@@ -181,12 +189,9 @@ KMUTEX_API void kmutex_lock_release(struct kmutex_lockdep_map *map,
 KMUTEX_API void kmutex_lock_contended(struct kmutex_lockdep_map *map,
 				      const void *ip)
 {
-	struct held_lock *h;
+	struct held_lock *h = map_held(map);
 
 	(void)ip;
-	if (lockdep_recursion)
-		return;
-	h = held_find(lockdep_thread(), &map->map);
 	if (h)
 		dep_hook_contended(h);
 }
@@ -203,12 +208,9 @@ KMUTEX_API void kmutex_lock_contended(struct kmutex_lockdep_map *map,
 KMUTEX_API void kmutex_lock_acquired(struct kmutex_lockdep_map *map,
 				     const void *ip)
 {
-	struct held_lock *h;
+	struct held_lock *h = map_held(map);
 
 	(void)ip;
-	if (lockdep_recursion)
-		return;
-	h = held_find(lockdep_thread(), &map->map);
 	if (h)
 		dep_hook_acquired(h);
 }
