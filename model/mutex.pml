@@ -41,7 +41,7 @@
  *                    (want_handoff; the time test is a nondeterministic
  *                    choice), handoff, interruption.
  *   timed waiter     mutex_keep_timed(): while the process-wide policy
- *                    flag mutex_keep is set, the first waiter, unless it
+ *                    flag mutex_kept is set, the first waiter, unless it
  *                    wants a handoff, sets w->flags under wait_lock and
  *                    sleeps with a deadline (MUTEX_KEEP_NS); on waking
  *                    (timeout, wake-up or spurious) it clears w->flags

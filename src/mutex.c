@@ -95,18 +95,18 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * has held it H and worked privately P for C = H + P while the other
  * thread held it H after taking it, W = H - P.  Moving the lock pays
  * while H, the hold with the move's cost in it, is not much above P:
- * H < 1.5 P, that is W/C < 0.2.  Each thread keeps an average of W/C;
- * the process-wide choice flips with a margin either side (0.375 and
- * 0.22), written only on a flip so the line stays shared.  The keep
- * side is wide because an empty section's W is mostly the lock word's
- * trip, which the other thread's private work overlaps: with 0.25 and
- * 0.15 it chose keep about half the time on a far pair (463 ns) and
- * ran 0.79-0.98x pthread at 2-16 threads; with 0.375/0.22, in the same
- * make bench run, 0.96-1.03x, and 1.03-1.14x the old thresholds, the
- * 100 ns and 24-line sections unchanged (0.99-1.01x; they stay kept).
+ * H < 1.5 P, that is W/C < 0.2.  Each thread averages W/C over a look
+ * of MUTEX_SAMPLES samples; MUTEX_KEEP_LOOKS looks in a row above 0.375
+ * make the owner keep the lock, process-wide (a flag written only on a
+ * flip, so its line stays shared).  The keep side is wide because an
+ * empty section's W is mostly the lock word's trip, which the other
+ * thread's private work overlaps: with 0.25 it chose keep about half
+ * the time on a far pair (463 ns) and ran 0.79-0.98x pthread at 2-16
+ * threads; with 0.375, in the same make bench run, 0.96-1.03x, the
+ * 100 ns and 24-line sections unchanged (they stay kept).
  * While the owner keeps the lock, spinners wait patiently
- * (mutex_spin_patient()) and 1 slow path in MUTEX_PROBE_EVERY lets the
- * lock move again (MUTEX_PROBE_FLIP) so that the threads measure again:
+ * (mutex_spin_patient()), and MUTEX_PROBE_US after the flip the next
+ * slow path lets the lock move again, so that the threads measure again:
  * the pair and the workload can change.  This catches both causes of
  * an expensive move, a far pair and a data-heavy section,
  * where timing only the lock word's move (~70 ns vs ~150 ns one way
@@ -127,25 +127,36 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #ifndef MUTEX_SAMPLES
 #define MUTEX_SAMPLES		16	/* per look at the average */
 #endif
-#ifndef MUTEX_PROBE_EVERY
-#define MUTEX_PROBE_EVERY	64
+#ifndef MUTEX_KEEP_LOOKS
+#define MUTEX_KEEP_LOOKS	2
 #endif
 /*
- * A probe flips the choice back to moving, and the next MUTEX_SAMPLES
- * samples choose again.  A probe that only spun once could not measure:
- * its cycle C runs from its last slow-path acquisition, and while the
- * owner keeps the lock that is 100 us or more ago (MUTEX_CYCLE_MAX_NS),
- * so once kept the lock stayed kept for the life of the process, even
- * after the workload changed.  In make bench, whose workloads run one
- * after another in one process, the empty critical section inherited
- * "keep" from the one before and ran at one thread's speed.  Measured
- * against the build without the flip (-DMUTEX_PROBE_FLIP=0), far pair
- * (463 ns), 2-16 threads, 5 reps: empty section 1.23-1.28x (0.97-1.03x
- * pthread, was 0.75-0.82x), 100 ns and 24-line sections 0.96-1.01x.
+ * How long the owner keeps the lock before the threads measure again:
+ * by time, process-wide.  It was 1 slow path in 64 of each thread's
+ * (MUTEX_PROBE_EVERY), but while the owner keeps the lock a thread
+ * comes to the slow path about once per 100 us turn (MUTEX_KEEP_NS),
+ * so one look above the threshold kept it for 6 ms and more, and with
+ * 8 threads for most of a 0.2 s window: traced on a near pair (95-155
+ * ns), 100 ns section, 8 threads, one flip to keep and one probe in
+ * 0.6 s, 3.10 M ops/s against 4.39 never keeping.  One look of 16
+ * samples, a few microseconds, decided for milliseconds; the trace
+ * showed 1 in 200 looks above 0.375 where moving pays, every look above
+ * it in the 24-line section.  Hence the looks in a row too.  A probe
+ * costs the lock that should stay kept three looks of moving (one not
+ * counted, below, two to keep again): in the 24-line section on a far
+ * pair, 2 threads, 3.54 M ops/s probing every 1 ms against 4.03 every
+ * 4 ms; on a near pair the 100 ns section was the same with either
+ * (1.80-2.14x and 1.75-2.10x pthread, where it was 1.3-1.5x at 8-16
+ * threads with the old probe).
  */
-#ifndef MUTEX_PROBE_FLIP
-#define MUTEX_PROBE_FLIP	1
+#ifndef MUTEX_PROBE_US
+#define MUTEX_PROBE_US		4000
 #endif
+/*
+ * A look that began while the owner kept the lock, or spans the probe,
+ * measures the change of regime (waiters waking up, cold caches), not
+ * the regime: it is not counted.
+ */
 #define MUTEX_CYCLE_MAX_NS	100000	/* longer: descheduled, or other work */
 
 /* Tests only (make's keep variant): keep from the start, for ever. */
@@ -153,8 +164,19 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #define MUTEX_FORCE_KEEP	0
 #endif
 
-/* process-wide: the owner keeps the lock */
-static int mutex_keep = MUTEX_FORCE_KEEP;
+/*
+ * Process-wide: 0 while the lock moves, else since when the owner keeps
+ * it, in units of 1024 ns (never 0; wraps after 73 minutes, compared by
+ * difference).  32 bits: a plain atomic on 32-bit targets too.
+ */
+static uint32_t mutex_kept = MUTEX_FORCE_KEEP;
+
+static uint32_t mutex_now_ticks(void)
+{
+	uint32_t t = (uint32_t)(now_ns() >> 10);
+
+	return t ? t : 1;
+}
 
 /*
  * While the owner keeps the lock, the first waiter sleeps at most
@@ -182,9 +204,10 @@ static int mutex_keep = MUTEX_FORCE_KEEP;
 static __thread __attribute__((tls_model("initial-exec"))) struct {
 	struct mutex *lock;	/* taken in a slow path last ... */
 	uint64_t acquired;	/* ... at this time */
-	unsigned int ratio;	/* average W/C, 256ths */
-	unsigned int n;		/* samples since the last look */
-	unsigned int probe;	/* slow paths while the owner keeps it */
+	unsigned int sum;	/* of W/C in 256ths, this look's samples */
+	unsigned int n;		/* samples in this look */
+	unsigned int above;	/* looks in a row above MUTEX_KEEP_ABOVE */
+	bool settle;		/* the owner kept the lock during this look */
 } mutex_tl;
 
 static void mutex_took(struct mutex *lock, uint64_t when)
@@ -193,23 +216,59 @@ static void mutex_took(struct mutex *lock, uint64_t when)
 	mutex_tl.acquired = when;
 }
 
+/* The end of a look: @avg, its mean W/C in 256ths. */
+static void mutex_policy_look(unsigned int avg)
+{
+	bool kept = __atomic_load_n(&mutex_kept, __ATOMIC_RELAXED);
+
+	if (mutex_tl.settle) {
+		mutex_tl.settle = false;
+		mutex_tl.above = 0;
+		return;
+	}
+	if (avg <= MUTEX_KEEP_ABOVE) {
+		mutex_tl.above = 0;
+		/* A shared line: written only when the choice flips. */
+		if (kept && avg < MUTEX_MOVE_BELOW)
+			__atomic_store_n(&mutex_kept, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	if (++mutex_tl.above < MUTEX_KEEP_LOOKS || kept)
+		return;
+	mutex_tl.above = 0;
+	__atomic_store_n(&mutex_kept, mutex_now_ticks(), __ATOMIC_RELAXED);
+}
+
 static void mutex_policy_sample(uint64_t wait, uint64_t cycle)
 {
 	unsigned int r = cycle ? (unsigned int)(wait * 256 / cycle) : 256;
-	int keep;
 
-	if (r > 256)
-		r = 256;
-	mutex_tl.ratio = (mutex_tl.ratio * 7 + r) / 8;
-	if (++mutex_tl.n < MUTEX_SAMPLES || MUTEX_FORCE_KEEP)
+	if (MUTEX_FORCE_KEEP)
 		return;
+	mutex_tl.sum += r < 256 ? r : 256;
+	if (++mutex_tl.n < MUTEX_SAMPLES)
+		return;
+	mutex_policy_look(mutex_tl.sum / MUTEX_SAMPLES);
+	mutex_tl.sum = 0;
 	mutex_tl.n = 0;
-	keep = __atomic_load_n(&mutex_keep, __ATOMIC_RELAXED);
-	/* A shared line: written only when the choice flips. */
-	if (!keep && mutex_tl.ratio > MUTEX_KEEP_ABOVE)
-		__atomic_store_n(&mutex_keep, 1, __ATOMIC_RELAXED);
-	else if (keep && mutex_tl.ratio < MUTEX_MOVE_BELOW)
-		__atomic_store_n(&mutex_keep, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Whether the owner keeps @lock now.  MUTEX_PROBE_US after it began to,
+ * the first thread here lets the lock move again (the probe).
+ */
+static bool mutex_keeping(void)
+{
+	uint32_t since = __atomic_load_n(&mutex_kept, __ATOMIC_RELAXED);
+
+	if (!MUTEX_ADAPT || !since)
+		return false;
+	mutex_tl.settle = true;
+	if (MUTEX_FORCE_KEEP ||
+	    mutex_now_ticks() - since < MUTEX_PROBE_US * 1000 / 1024)
+		return true;
+	__atomic_store_n(&mutex_kept, 0, __ATOMIC_RELAXED);
+	return false;
 }
 
 /*
@@ -259,12 +318,8 @@ static bool mutex_spin(struct mutex *lock)
 	bool got = false;
 	int i;
 
-	if (MUTEX_ADAPT && __atomic_load_n(&mutex_keep, __ATOMIC_RELAXED)) {
-		if (++mutex_tl.probe % MUTEX_PROBE_EVERY)
-			return mutex_spin_patient(lock);
-		if (MUTEX_PROBE_FLIP && !MUTEX_FORCE_KEEP)
-			__atomic_store_n(&mutex_keep, 0, __ATOMIC_RELAXED);
-	}
+	if (mutex_keeping())
+		return mutex_spin_patient(lock);
 	if (!spinner_claim(&lock->spinner))
 		return false;
 	enter = now_ns();
@@ -347,7 +402,7 @@ static bool mutex_keep_timed(struct mutex *lock, struct kmutex_waiter *w,
 	uint64_t t;
 
 	if (!MUTEX_KEEP_NS || !MUTEX_ADAPT || intr || w->want_handoff ||
-	    !__atomic_load_n(&mutex_keep, __ATOMIC_RELAXED) ||
+	    !__atomic_load_n(&mutex_kept, __ATOMIC_RELAXED) ||
 	    first_waiter(lock) != w)
 		return false;
 	t = now_ns() + MUTEX_KEEP_NS;
