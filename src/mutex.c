@@ -152,11 +152,6 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #ifndef MUTEX_PROBE_US
 #define MUTEX_PROBE_US		4000
 #endif
-/*
- * A look that began while the owner kept the lock, or spans the probe,
- * measures the change of regime (waiters waking up, cold caches), not
- * the regime: it is not counted.
- */
 #define MUTEX_CYCLE_MAX_NS	100000	/* longer: descheduled, or other work */
 
 /* Tests only (make's keep variant): keep from the start, for ever. */
@@ -221,6 +216,11 @@ static void mutex_policy_look(unsigned int avg)
 {
 	bool kept = __atomic_load_n(&mutex_kept, __ATOMIC_RELAXED);
 
+	/*
+	 * A look that began while the owner kept the lock, or spans the
+	 * probe, measures the change of regime (waiters waking up, cold
+	 * caches), not the regime: it is not counted.
+	 */
 	if (mutex_tl.settle) {
 		mutex_tl.settle = false;
 		mutex_tl.above = 0;
@@ -254,8 +254,9 @@ static void mutex_policy_sample(uint64_t wait, uint64_t cycle)
 }
 
 /*
- * Whether the owner keeps @lock now.  MUTEX_PROBE_US after it began to,
- * the first thread here lets the lock move again (the probe).
+ * Whether owners keep their locks now (the choice is process-wide).
+ * MUTEX_PROBE_US after they began to, the first thread here lets the
+ * locks move again (the probe).
  */
 static bool mutex_keeping(void)
 {
