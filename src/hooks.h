@@ -23,6 +23,8 @@
  *					lock class @cls, or NULL) is the
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
+ *	hook_took(t)			the slow path acquired at @t, a
+ *					now_ns() it read anyway
  *	hook_sleep()			a waiter goes to sleep
  *
  * Consumer: lock_stat (src/stat.h, stat.c), each hook one predictable
@@ -77,6 +79,11 @@ static __kmutex_inline void hook_handoff(const void *lock,
 					 enum stat_kind kind)
 {
 	stat_hook_handoff(lock, kind);
+}
+
+static __kmutex_inline void hook_took(uint64_t t)
+{
+	stat_hook_took(t);
 }
 
 static __kmutex_inline void hook_sleep(void)

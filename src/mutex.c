@@ -209,6 +209,7 @@ static void mutex_took(struct mutex *lock, uint64_t when)
 {
 	mutex_tl.lock = lock;
 	mutex_tl.acquired = when;
+	hook_took(when);
 }
 
 /* The end of a look: @avg, its mean W/C in 256ths. */

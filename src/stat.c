@@ -46,6 +46,7 @@
 
 int stat_on;
 __thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
+__thread __attribute__((tls_model("initial-exec"))) uint64_t stat_took_ns;
 __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
 
@@ -109,9 +110,9 @@ struct stat_rec *stat_shared(uint64_t key)
 	return NULL;
 }
 
-/* @count waits at @ip, @wait ns in all, into @r's sites. */
+/* @count waits at @ip, @wait ns in all, into @r's sites (stat_inc()). */
 void stat_rec_site(struct stat_rec *r, uintptr_t ip, uint64_t count,
-		   uint64_t wait)
+		   uint64_t wait, bool own)
 {
 	unsigned int i;
 
@@ -119,19 +120,23 @@ void stat_rec_site(struct stat_rec *r, uintptr_t ip, uint64_t count,
 		struct stat_site *s = &r->sites[i];
 		uintptr_t cur = LOAD(&s->ip);
 
-		if (cur == 0 &&
-		    !__atomic_compare_exchange_n(&s->ip, &cur, ip, false,
-				__ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-		    cur != ip)
+		if (cur == 0) {
+			/* Free: claim it (by CAS if others write @r). */
+			if (own)
+				STORE(&s->ip, ip);
+			else if (!__atomic_compare_exchange_n(&s->ip, &cur, ip,
+					false, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED) && cur != ip)
+				continue;
+		} else if (cur != ip) {
 			continue;
-		if (cur != 0 && cur != ip)
-			continue;
-		ADD(&s->count, count);
-		ADD(&s->wait, wait);
+		}
+		stat_inc(&s->count, count, own);
+		stat_inc(&s->wait, wait, own);
 		return;
 	}
-	ADD(&r->other_count, count);
-	ADD(&r->other_wait, wait);
+	stat_inc(&r->other_count, count, own);
+	stat_inc(&r->other_wait, wait, own);
 }
 
 /* @src's counts added into @dst (an exiting thread's into the shared). */
@@ -155,7 +160,7 @@ void stat_rec_merge(struct stat_rec *dst, struct stat_rec *src)
 
 		if (ip && count)
 			stat_rec_site(dst, ip, count,
-				      LOAD(&src->sites[i].wait));
+				      LOAD(&src->sites[i].wait), false);
 	}
 	ADD(&dst->other_count, LOAD(&src->other_count));
 	ADD(&dst->other_wait, LOAD(&src->other_wait));
@@ -222,10 +227,17 @@ static bool stat_acquired(enum stat_kind kind, long ret)
 void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	      long ret)
 {
-	uint64_t wait = now_ns() - (sw->t0 & ~1ull);
+	uint64_t t0 = sw->t0 & ~1ull, t1 = stat_took_ns;
 	bool slept = stat_sleeps != sw->sleeps;
 	struct stat_rec *r;
+	uint64_t wait;
+	bool own;
 
+	/* The slow path's own clock read at the acquisition, if it has one. */
+	stat_took_ns = 0;
+	if (t1 < t0)	/* none, or an interrupted wait's (signal handler) */
+		t1 = now_ns();
+	wait = t1 - t0;
 	if (!slept && kind >= STAT_SPINNING_KINDS)
 		return;
 	if (!wait)
@@ -234,19 +246,19 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	if (sw->cls)
 		class_stat_contended(sw->cls, kind, wait);
 #endif
-	r = stat_local(stat_key(lock, kind), (uintptr_t)sw->ip);
+	r = stat_local(stat_key(lock, kind), (uintptr_t)sw->ip, &own);
 	if (!r)
 		return;
 	if (!LOAD(&r->first_ip))	/* a shared record's own, if shared */
 		STORE(&r->first_ip, (uintptr_t)sw->ip);
-	ADD(&r->contended, 1);
-	ADD(slept ? &r->slept : &r->spun, 1);
+	stat_inc(&r->contended, 1, own);
+	stat_inc(slept ? &r->slept : &r->spun, 1, own);
 	if (stat_acquired(kind, ret))
-		ADD(&r->acquired, 1);
-	ADD(&r->wait_total, wait);
+		stat_inc(&r->acquired, 1, own);
+	stat_inc(&r->wait_total, wait, own);
 	stat_min(&r->wait_min, wait);
 	stat_max(&r->wait_max, wait);
-	stat_rec_site(r, (uintptr_t)sw->ip, 1, wait);
+	stat_rec_site(r, (uintptr_t)sw->ip, 1, wait, own);
 }
 
 /**
@@ -256,10 +268,11 @@ void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
  */
 void stat_handoff(const void *lock, enum stat_kind kind)
 {
-	struct stat_rec *r = stat_local(stat_key(lock, kind), 0);
+	bool own;
+	struct stat_rec *r = stat_local(stat_key(lock, kind), 0, &own);
 
 	if (r)
-		ADD(&r->handoffs, 1);
+		stat_inc(&r->handoffs, 1, own);
 }
 
 /**

@@ -37,6 +37,9 @@ extern int stat_on;
 /* futex_wait()s of this thread while statistics are on. */
 extern __thread __attribute__((tls_model("initial-exec")))
 	unsigned int stat_sleeps;
+/* now_ns() when this thread's slow path acquired, if it read it; or 0. */
+extern __thread __attribute__((tls_model("initial-exec")))
+	uint64_t stat_took_ns;
 
 /*
  * The debugging build's entry points (src/debug/) call the slow paths
@@ -104,6 +107,17 @@ static __kmutex_inline void stat_hook_handoff(const void *lock,
 {
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
 		stat_handoff(lock, kind);
+}
+
+/*
+ * hook_took(): the slow path acquired at @t (now_ns()), a clock read it
+ * made anyway: the wait's end without another one, which would lengthen
+ * the hold (the mutex's policy measures it, src/mutex.c).
+ */
+static __kmutex_inline void stat_hook_took(uint64_t t)
+{
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
+		stat_took_ns = t;
 }
 
 /* hook_sleep(): in waiter_sleep(), before each futex_wait(). */

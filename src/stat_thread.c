@@ -26,6 +26,14 @@
  * table is claimed and linked by compare-and-swap.  stat_list_lock
  * only orders a thread's exit against printing and reset, so that its
  * counts are seen exactly once.
+ *
+ * A thread updates its records with plain loads and stores (stat_inc()),
+ * so kmutex_stat_reset() cannot clear them under it: it counts a new
+ * period (stat_period), and a thread that sees one clears its own table
+ * before it counts again (stat_thread_renew()); until then printing
+ * skips the table, whose counts belong to the period before.  A signal
+ * handler that waits on the very lock (and kind) that the thread it
+ * interrupted was counting a wait on may lose one of the two counts.
  */
 #include "api.h"
 
@@ -41,10 +49,13 @@
 struct stat_thread {
 	struct stat_thread *next;	/* stat_thread_list; never unlinked */
 	int busy;			/* owned by a live thread */
+	unsigned int period;		/* stat_period its counts are of */
 	struct stat_rec recs[STAT_THREAD_SLOTS];
 };
 
 static struct stat_thread *stat_thread_list;
+/* kmutex_stat_reset()s so far, under stat_list_lock. */
+static unsigned int stat_period;
 static __thread __attribute__((tls_model("initial-exec")))
 	struct stat_thread *stat_self;
 static pthread_key_t stat_thread_key;
@@ -94,21 +105,45 @@ static struct stat_thread *stat_thread_get(void)
 	return t;
 }
 
+/* Whether @t's counts are of the current period (stat_list_lock held). */
+static bool stat_thread_current(struct stat_thread *t)
+{
+	return __atomic_load_n(&t->period, __ATOMIC_ACQUIRE) ==
+	       STAT_LOAD(&stat_period);
+}
+
+/* A reset happened since this thread last counted: clear its table. */
+static void stat_thread_renew(struct stat_thread *t, unsigned int period)
+{
+	unsigned int i;
+
+	for (i = 0; i < STAT_THREAD_SLOTS; i++)
+		stat_rec_clear(&t->recs[i]);
+	/* RELEASE: a printer that sees the period sees the zeros. */
+	__atomic_store_n(&t->period, period, __ATOMIC_RELEASE);
+}
+
 /**
  * stat_local - the record a wait of this thread on a lock counts in
  * @key: the lock and kind (stat_key())
  * @ip: its call site, the lock's first if new in the shared table
+ * @own: set if the record is this thread's own (stat_inc())
  *
  * Return: this thread's record, else (table full or not to be had) the
  * shared one; NULL if the shared table is full too.
  */
-struct stat_rec *stat_local(uint64_t key, uintptr_t ip)
+struct stat_rec *stat_local(uint64_t key, uintptr_t ip, bool *own)
 {
 	struct stat_thread *t = stat_thread_get();
-	unsigned int i, n;
+	unsigned int i, n, period;
 
+	*own = false;
 	if (!t)
 		return stat_shared(key);
+	period = __atomic_load_n(&stat_period, __ATOMIC_ACQUIRE);
+	if (__kmutex_unlikely(STAT_LOAD(&t->period) != period))
+		stat_thread_renew(t, period);
+	*own = true;
 	for (n = 0, i = stat_hash(key) >> (64 - STAT_THREAD_BITS);
 	     n < STAT_THREAD_PROBES;
 	     n++, i = (i + 1) & (STAT_THREAD_SLOTS - 1)) {
@@ -133,6 +168,7 @@ struct stat_rec *stat_local(uint64_t key, uintptr_t ip)
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED) || k == key)
 			return r;
 	}
+	*own = false;
 	return stat_shared(key);
 }
 
@@ -141,16 +177,18 @@ static void stat_thread_exit(void *arg)
 {
 	struct stat_thread *t = arg;
 	unsigned int i;
+	bool current;
 
 	if (stat_self == t)
 		stat_self = NULL;	/* later waits claim one again */
 	pthread_mutex_lock(&stat_list_lock);
+	current = stat_thread_current(t);
 	for (i = 0; i < STAT_THREAD_SLOTS; i++) {
 		struct stat_rec *r = &t->recs[i];
 		uint64_t key = STAT_LOAD(&r->key);
 		struct stat_rec *g = key ? stat_shared(key) : NULL;
 
-		if (g)
+		if (g && current)
 			stat_rec_merge(g, r);
 		stat_rec_clear(r);
 		STAT_STORE(&r->first_ip, 0);
@@ -180,6 +218,8 @@ void stat_threads_each(uint64_t key, stat_rec_fn *fn, void *arg)
 		unsigned int i = stat_hash(key) >> (64 - STAT_THREAD_BITS);
 		unsigned int n;
 
+		if (!stat_thread_current(t))
+			continue;	/* counts from before a reset */
 		for (n = 0; n < STAT_THREAD_PROBES;
 		     n++, i = (i + 1) & (STAT_THREAD_SLOTS - 1)) {
 			if (STAT_LOAD(&t->recs[i].key) == key) {
@@ -190,16 +230,14 @@ void stat_threads_each(uint64_t key, stat_rec_fn *fn, void *arg)
 	}
 }
 
-/* Every thread's counters to zero; under stat_threads_lock(). */
+/*
+ * Every thread's counters to zero; under stat_threads_lock().  Each
+ * thread clears its own when it next counts (stat_local()).
+ */
 void stat_threads_reset(void)
 {
-	struct stat_thread *t;
-	unsigned int i;
-
-	for (t = __atomic_load_n(&stat_thread_list, __ATOMIC_ACQUIRE); t;
-	     t = t->next)
-		for (i = 0; i < STAT_THREAD_SLOTS; i++)
-			stat_rec_clear(&t->recs[i]);
+	__atomic_store_n(&stat_period, STAT_LOAD(&stat_period) + 1,
+			 __ATOMIC_RELEASE);
 }
 
 /* A fork() child's lock must not be held by a thread it lacks. */
