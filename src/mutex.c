@@ -324,7 +324,7 @@ static bool mutex_spin(struct mutex *lock)
 		return mutex_spin_patient(lock);
 	if (!spinner_claim(&lock->spinner))
 		return false;
-	enter = now_ns();
+	enter = hook_now();
 	cycle = mutex_tl.lock == lock ? enter - mutex_tl.acquired : ~0ull;
 	for (i = 0; i < MUTEX_SPINS; i++) {
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);

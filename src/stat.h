@@ -21,6 +21,8 @@
 
 #include <kmutex/compiler.h>
 
+#include "cpu.h"
+
 enum stat_kind {
 	STAT_MUTEX,
 	STAT_RWSEM_READ,
@@ -40,6 +42,9 @@ extern __thread __attribute__((tls_model("initial-exec")))
 /* now_ns() when this thread's slow path acquired, if it read it; or 0. */
 extern __thread __attribute__((tls_model("initial-exec")))
 	uint64_t stat_took_ns;
+/* stat_begin()'s clock read, until the slow path takes it; or 0. */
+extern __thread __attribute__((tls_model("initial-exec")))
+	uint64_t stat_began_ns;
 
 /*
  * The debugging build's entry points (src/debug/) call the slow paths
@@ -118,6 +123,19 @@ static __kmutex_inline void stat_hook_took(uint64_t t)
 {
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
 		stat_took_ns = t;
+}
+
+/* hook_now(): stat_begin()'s clock read, once, else now_ns(). */
+static __kmutex_inline uint64_t stat_hook_now(void)
+{
+	uint64_t t;
+
+	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)) &&
+	    (t = stat_began_ns) != 0) {
+		stat_began_ns = 0;
+		return t;
+	}
+	return now_ns();
 }
 
 /* hook_sleep(): in waiter_sleep(), before each futex_wait(). */

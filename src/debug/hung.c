@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../cpu.h"
 #include "debug.h"
 
 /*
@@ -50,14 +51,6 @@ bool hung_enabled;
 static uint64_t timeout_ns, period_ns;
 static int monitor_started;	/* 0 no, 1 yes: per process */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Read KMUTEX_DEBUG_HUNG once, before main(): from then on the flag is
