@@ -50,7 +50,9 @@
  *                    is timed or not by a free choice; the timeout is a
  *                    spontaneous return from FUTEX_WAIT, always enabled
  *                    for a timed sleeper (the model has no clock), which
- *                    is therefore never blocked.
+ *                    is therefore never blocked.  A first waiter woken
+ *                    from an untimed sleep while the flag is set sleeps
+ *                    again at once, timed, without trying for the lock.
  *   leave            mutex_leave(): an interrupted waiter unlinks and
  *                    passes on a wake-up that may have been meant for it.
  *   acquired         mutex_acquired(): the new owner unlinks and stores
@@ -99,6 +101,8 @@
  *   BUSTED_TIMED      a waiter sets w->flags for a timed sleep but never
  *                     clears it: a later untimed sleep is skipped by
  *                     unlocks (a lost wake-up)
+ *   BUSTED_RESLEEP    a woken first waiter that sleeps again without
+ *                     trying (the owner keeps the lock) sleeps untimed
  * With -DNO_INVARIANTS the monitor checks mutual exclusion only, to show
  * what each bug does to the threads (a lost wake-up: a blocked thread).
  * model/check runs them all.
@@ -286,6 +290,7 @@ active [N] proctype thread()
 	bit intr;	/* sleeping in mutex_lock_interruptible() */
 	bit ret;	/* waiter_sleep(): 1 = -EINTR */
 	bit got;	/* this thread's CAS / xchg found count 1 */
+	bit was;	/* the sleep just ended was timed */
 #ifdef BUSTED_TIMED
 	bit dl;		/* this sleep has a deadline */
 #endif
@@ -383,6 +388,7 @@ sleep:
 
 	/* waiter_sleep(): loop until state != SLEEPING, -EINTR, or (timed)
 	 * -ETIMEDOUT */
+waiting:
 	do
 	:: state[me] != SLEEPING -> break
 	:: else ->
@@ -416,6 +422,7 @@ sleep:
 	od;
 
 	wl_acquire();
+	was = DEADLINE;	/* timed = w.flags */
 #ifndef BUSTED_TIMED
 	timed[me] = 0;	/* w.flags = 0, before anything else */
 #endif
@@ -435,7 +442,8 @@ sleep:
 			state[me] = SLEEPING;	/* dead: canonical value */
 			want_handoff[me] = 0;
 			ret = 0;
-			intr = 0
+			intr = 0;
+			was = 0
 		};
 #ifdef LIVE
 		lost = 0;
@@ -452,6 +460,26 @@ sleep:
 	:: else
 	fi;
 #endif
+	/* Woken from an untimed sleep while the policy flag is set (a free
+	 * choice), the first waiter sleeps again, timed, without trying:
+	 * the owner's turn goes on (mutex_keep_timed() in the C loop).
+	 * Timed, or nobody would wake it (BUSTED_RESLEEP). */
+	if
+	:: !was && q[0] == me && !want_handoff[me] ->
+		atomic {
+			state[me] = SLEEPING;
+#ifndef BUSTED_RESLEEP
+			timed[me] = 1;
+#endif
+#ifdef BUSTED_TIMED
+			dl = 1;
+#endif
+			assert(wl == me + 1);
+			wl = 0
+		};
+		goto waiting
+	:: true -> was = 0
+	fi;
 	d_step {	/* xchg(count, -1) == 1 */
 		if
 		:: count == 1 -> got = 1; holders++
@@ -487,7 +515,8 @@ acquired:
 	d_step {
 		state[me] = SLEEPING;	/* dead: canonical value */
 		want_handoff[me] = 0;
-		intr = 0
+		intr = 0;
+		was = 0
 	};
 #ifdef LIVE
 	lost = 0;
