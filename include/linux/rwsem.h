@@ -4,8 +4,9 @@
  *
  *   count      bit 0 RWSEM_WRITER_LOCKED: a writer holds it;
  *              bit 1 RWSEM_FLAG_WAITERS: the wait list is non-empty;
- *              bit 2 RWSEM_FLAG_HANDOFF: the first waiter has waited too
- *              long and gets the lock next, nobody may barge;
+ *              bit 2 RWSEM_FLAG_HANDOFF: the first waiter (a writer, or
+ *              a reader that has waited 1 ms) gets the lock next,
+ *              nobody may barge;
  *              bits 8..30 the number of readers (RWSEM_READER_BIAS
  *              each), including readers passing through a failed fast
  *              path: at most RWSEM_READERS_MAX (2^23 - 1);
@@ -21,7 +22,8 @@
  *              writer stops new readers from jumping ahead, and the
  *              readers at the head of the queue are let in together.  A
  *              writer may spin a little and take a free lock before the
- *              woken waiters run, unless the first waiter is starving.
+ *              woken readers run; a writer at the head of the queue, or
+ *              readers there for 1 ms, are handed the lock.
  *
  * The protocol is modelled in model/ (see model/README.md).
  */
