@@ -177,8 +177,9 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 
 /*
  * Under wait_lock, the first waiter @w a writer or starving: forbid
- * barging, then hand it the lock if the holders are gone.  Return: false if they are
- * not (the last of them comes back to rwsem_wake_head()).
+ * barging, then hand it the lock if the holders are gone.  Return:
+ * false if they are not (the last of them comes back to
+ * rwsem_wake_head()).
  */
 static bool rwsem_hand_over(struct rw_semaphore *sem, struct kmutex_waiter *w)
 {
