@@ -247,51 +247,20 @@ static uint32_t mutex_now_ticks(void)
 #define MUTEX_KEEP_NS		100000
 #endif
 
-/*
- * The policy's clock reads.  One of them falls between the release and
- * the acquisition, when nobody holds the lock (the spinner reads the
- * clock when it sees count 1, to end W): read in every slow path, its
- * ~25 ns (clock_gettime on kvm-clock) were a tenth of the time per
- * operation in the 100 ns section with both CPUs busy.  Measured on a
- * near pair (165-175 ns, 2026-12-05), the always-moving build without
- * any clock read ran 1.15-1.34x the one with it at 2-16 threads.  So
- * once a look has said "move" (its mean below MUTEX_MOVE_BELOW), a
- * thread times 1 cycle in MUTEX_TIME_EVERY: the acquisition that starts
- * it, and the next slow path's entry and free lock.  Until then it
- * times every cycle: a probe's looks must end within MUTEX_PROBE_SAME_US
- * to double the time to the next probe (timing 1 in 8 throughout, the
- * lock kept on a far pair ran 0.66-0.86x in the 100 ns and 24-line
- * sections).  lock_stat, when on, reads the clock after the acquisition.
- */
-#ifndef MUTEX_TIME_EVERY
-#define MUTEX_TIME_EVERY	8
-#endif
-
 static __thread __attribute__((tls_model("initial-exec"))) struct {
 	struct mutex *lock;	/* taken in a slow path last ... */
-	uint64_t acquired;	/* ... at this time, if timed, else 0 */
-	unsigned int untimed;	/* acquisitions since the last timed one */
-	bool sparse;		/* the last look said move: time fewer */
+	uint64_t acquired;	/* ... at this time */
 	unsigned int sum;	/* of W/C in 256ths, this look's samples */
 	unsigned int n;		/* samples in this look */
 	unsigned int above;	/* looks in a row above MUTEX_KEEP_ABOVE */
 	bool settle;		/* the owner kept the lock during this look */
 } mutex_tl;
 
-/*
- * The slow path acquired @lock, at @when if it read the clock (else 0:
- * lock_stat then reads it).  Now and then this starts a timed cycle.
- */
 static void mutex_took(struct mutex *lock, uint64_t when)
 {
-	hook_took(when);
 	mutex_tl.lock = lock;
-	mutex_tl.acquired = 0;
-	if (!MUTEX_ADAPT ||
-	    (mutex_tl.sparse && ++mutex_tl.untimed < MUTEX_TIME_EVERY))
-		return;
-	mutex_tl.untimed = 0;
-	mutex_tl.acquired = when ? when : now_ns();
+	mutex_tl.acquired = when;
+	hook_took(when);
 }
 
 /*
@@ -319,8 +288,6 @@ static void mutex_probe_next(void)
 static void mutex_policy_look(unsigned int avg)
 {
 	bool kept = __atomic_load_n(&mutex_kept, __ATOMIC_RELAXED);
-
-	mutex_tl.sparse = avg < MUTEX_MOVE_BELOW && !mutex_tl.settle;
 
 	/*
 	 * A look that began while the owner kept the lock, or spans the
@@ -372,7 +339,6 @@ static bool mutex_keeping(void)
 	if (!MUTEX_ADAPT || !since)
 		return false;
 	mutex_tl.settle = true;
-	mutex_tl.sparse = false;	/* the probe's looks must be quick */
 	now = mutex_now_ticks();
 	if (MUTEX_FORCE_KEEP || now - since <
 	    __atomic_load_n(&mutex_probe_ticks, __ATOMIC_RELAXED))
@@ -411,7 +377,7 @@ static bool mutex_spin_patient(struct mutex *lock)
 
 		if (c == 1 && free_before &&
 		    __kmutex_mutex_trylock_fast(lock)) {
-			mutex_took(lock, 0);
+			mutex_took(lock, now_ns());
 			got = true;
 			break;
 		}
@@ -434,21 +400,15 @@ static bool mutex_spin(struct mutex *lock)
 		return mutex_spin_patient(lock);
 	if (!spinner_claim(&lock->spinner))
 		return false;
-	/* Timed: the last acquisition was, and of this lock. */
-	if (mutex_tl.acquired && mutex_tl.lock == lock) {
-		enter = hook_now();
-		cycle = enter - mutex_tl.acquired;
-	} else {
-		enter = 0;
-		cycle = ~0ull;
-	}
+	enter = hook_now();
+	cycle = mutex_tl.lock == lock ? enter - mutex_tl.acquired : ~0ull;
 	for (i = 0; i < MUTEX_SPINS; i++) {
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
 
 		if (c == 1) {
-			uint64_t t = enter ? now_ns() : 0;
+			uint64_t t = now_ns();
 
-			if (cycle < MUTEX_CYCLE_MAX_NS) {
+			if (MUTEX_ADAPT && cycle < MUTEX_CYCLE_MAX_NS) {
 				mutex_policy_sample(t - enter, cycle);
 				cycle = ~0ull;
 			}
@@ -607,7 +567,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	}
 	mutex_acquired(lock, &w);
 	wait_lock_release(&lock->wait_lock);
-	mutex_took(lock, 0);
+	mutex_took(lock, now_ns());
 	return 0;
 }
 
