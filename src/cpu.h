@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cpu.h - the pause hint for spin loops, a monotonic clock in ns, and
- * the one-spinner-at-a-time claim of the mutex and the rwsem.
+ * cpu.h - the pause hint for spin loops, a monotonic clock in ns, a
+ * cheaper count for the mutex's policy, and the one-spinner-at-a-time
+ * claim of the mutex and the rwsem.
  */
 #ifndef _KMUTEX_SRC_CPU_H
 #define _KMUTEX_SRC_CPU_H
@@ -45,6 +46,39 @@ static inline uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/*
+ * policy_ticks() - a cheap monotonic count, for the mutex's move-or-keep
+ * policy (src/mutex.c), which needs only ratios of short intervals and a
+ * rough bound in time.  Its read sits between a release and the next
+ * acquisition, where every nanosecond is the lock's: on the x86 VM
+ * measured (AMD EPYC, kvm-clock), rdtsc took ~10 ns and clock_gettime()
+ * ~25 ns (docs/benchmark.md).  x86: the TSC; aarch64: the virtual
+ * counter (cntvct_el0, read directly by user space); elsewhere now_ns().
+ * POLICY_TICKS_NS says which: 1 when the ticks are nanoseconds.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define POLICY_TICKS_NS	0
+static inline uint64_t policy_ticks(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+#elif defined(__aarch64__)
+#define POLICY_TICKS_NS	0
+static inline uint64_t policy_ticks(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+#else
+#define POLICY_TICKS_NS	1
+static inline uint64_t policy_ticks(void)
+{
+	return now_ns();
+}
+#endif
 
 /*
  * Claim the right to spin on a lock (@spinner: its flag), or fail if

@@ -23,12 +23,7 @@
  *					lock class @cls, or NULL) is the
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
- *	hook_took(t)			the slow path acquired at @t, a
- *					now_ns() it read anyway
- *	hook_now()			now_ns(), or the clock read that a
- *					consumer made at the slow path's
- *					entry (once): one read, not two,
- *					before the slow path can take the lock
+ *	hook_took()			the slow path acquired just now
  *	hook_sleep()			a waiter goes to sleep
  *
  * Consumer: lock_stat (src/stat.h, stat.c), each hook one predictable
@@ -85,14 +80,9 @@ static __kmutex_inline void hook_handoff(const void *lock,
 	stat_hook_handoff(lock, kind);
 }
 
-static __kmutex_inline void hook_took(uint64_t t)
+static __kmutex_inline void hook_took(void)
 {
-	stat_hook_took(t);
-}
-
-static __kmutex_inline uint64_t hook_now(void)
-{
-	return stat_hook_now();
+	stat_hook_took();
 }
 
 static __kmutex_inline void hook_sleep(void)

@@ -190,6 +190,94 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #define MUTEX_PROBE_SAME_US	2000
 #define MUTEX_CYCLE_MAX_NS	100000	/* longer: descheduled, or other work */
 
+/*
+ * The policy's clock, and how often it reads it.  The spinner reads the
+ * clock when it sees the lock free, before its CAS, to end W and to
+ * start the next C: in the gap between a release and the acquisition,
+ * when nobody holds the lock.  With clock_gettime() (25 ns on kvm-clock)
+ * at every handover, the always-moving build without the read ran
+ * 1.06-1.10x the one with it on a near pair (100 ns section).  So the
+ * policy counts in policy_ticks() (the TSC on x86: ~10 ns), and once a
+ * thread's look has said "move", it times only one cycle in
+ * MUTEX_TIME_EVERY until it sees the owner keep the lock: a look then
+ * takes 8 times as many cycles, tens of microseconds, and timing every
+ * cycle is only needed where the choice is close, near keep.  Timing
+ * 1 in 8 throughout cost the keep side (far pair, 0.66-0.86x): it is
+ * dense from a look above MUTEX_KEEP_ABOVE or a keep seen on.  Measured
+ * against reading clock_gettime() at every cycle, session 14-15 in
+ * docs/benchmark.md.  MUTEX_POLICY_NS=1 uses now_ns() (tests, the
+ * benchmark's comparison build).
+ */
+#ifndef MUTEX_TIME_EVERY
+#define MUTEX_TIME_EVERY	8
+#endif
+#ifndef MUTEX_POLICY_NS
+#define MUTEX_POLICY_NS		POLICY_TICKS_NS
+#endif
+
+static uint64_t mutex_ticks(void)
+{
+	return MUTEX_POLICY_NS ? now_ns() : policy_ticks();
+}
+
+/*
+ * MUTEX_CYCLE_MAX_NS in ticks.  Until they are calibrated, a rate of
+ * 4 GHz (aarch64's counter, 1 GHz or less, is calibrated at once from
+ * cntfrq_el0): a bound up to 4 times too long only keeps a few cycles
+ * that had other work in them.  x86 calibrates the TSC against now_ns()
+ * at the slow paths' entries (where the lock is held, off the handover)
+ * over the first millisecond of contention; one thread at a time.
+ */
+static uint64_t mutex_cycle_max = MUTEX_POLICY_NS ? MUTEX_CYCLE_MAX_NS :
+				  MUTEX_CYCLE_MAX_NS * 4ull;
+static struct {
+	int busy;		/* a thread is calibrating */
+	bool done;
+	uint64_t ticks, ns;	/* the first reading */
+} mutex_cal;
+
+static void mutex_calibrate_from(uint64_t ticks)
+{
+	uint64_t ns = now_ns();
+
+	/* The first reading, or one so old that the product could wrap. */
+	if (!mutex_cal.ns || ns - mutex_cal.ns > 1000000000) {
+		mutex_cal.ticks = ticks;
+		mutex_cal.ns = ns;
+	} else if (ns - mutex_cal.ns >= 1000000 && ticks > mutex_cal.ticks) {
+		__atomic_store_n(&mutex_cycle_max, (ticks - mutex_cal.ticks) *
+				 MUTEX_CYCLE_MAX_NS / (ns - mutex_cal.ns),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&mutex_cal.done, true, __ATOMIC_RELAXED);
+	}
+}
+
+static void mutex_calibrate(uint64_t ticks)
+{
+	if (MUTEX_POLICY_NS || __atomic_load_n(&mutex_cal.done,
+						__ATOMIC_RELAXED))
+		return;
+#if defined(__aarch64__)
+	{
+		uint64_t hz;
+
+		__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+		if (hz) {
+			__atomic_store_n(&mutex_cycle_max,
+					 MUTEX_CYCLE_MAX_NS * hz / 1000000000,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&mutex_cal.done, true,
+					 __ATOMIC_RELAXED);
+			return;
+		}
+	}
+#endif
+	if (__atomic_exchange_n(&mutex_cal.busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	mutex_calibrate_from(ticks);
+	__atomic_store_n(&mutex_cal.busy, 0, __ATOMIC_RELEASE);
+}
+
 /* Tests only (make's keep variant): keep from the start, for ever. */
 #ifndef MUTEX_FORCE_KEEP
 #define MUTEX_FORCE_KEEP	0
@@ -249,18 +337,33 @@ static uint32_t mutex_now_ticks(void)
 
 static __thread __attribute__((tls_model("initial-exec"))) struct {
 	struct mutex *lock;	/* taken in a slow path last ... */
-	uint64_t acquired;	/* ... at this time */
+	uint64_t acquired;	/* ... at this time (ticks; 0: not timed) */
 	unsigned int sum;	/* of W/C in 256ths, this look's samples */
 	unsigned int n;		/* samples in this look */
 	unsigned int above;	/* looks in a row above MUTEX_KEEP_ABOVE */
+	unsigned int skip;	/* cycles not to time before the next */
+	bool sparse;		/* time 1 cycle in MUTEX_TIME_EVERY */
 	bool settle;		/* the owner kept the lock during this look */
 } mutex_tl;
 
+/* Whether the cycle that the next acquisition starts is to be timed. */
+static bool mutex_time_next(void)
+{
+	return !mutex_tl.skip;
+}
+
+/* The slow path took @lock; @when: mutex_ticks() then, or 0 if unread. */
 static void mutex_took(struct mutex *lock, uint64_t when)
 {
 	mutex_tl.lock = lock;
 	mutex_tl.acquired = when;
-	hook_took(when);
+	if (!when)
+		mutex_tl.skip -= mutex_tl.skip > 0;
+	else if (mutex_tl.sparse)
+		mutex_tl.skip = MUTEX_TIME_EVERY - 1;
+	else
+		mutex_tl.skip = 0;
+	hook_took();
 }
 
 /*
@@ -299,6 +402,8 @@ static void mutex_policy_look(unsigned int avg)
 		mutex_tl.above = 0;
 		return;
 	}
+	/* Moving pays: time less often; near keep: every cycle. */
+	mutex_tl.sparse = avg <= MUTEX_KEEP_ABOVE;
 	if (avg <= MUTEX_KEEP_ABOVE) {
 		mutex_tl.above = 0;
 		/* A shared line: written only when the choice flips. */
@@ -339,6 +444,8 @@ static bool mutex_keeping(void)
 	if (!MUTEX_ADAPT || !since)
 		return false;
 	mutex_tl.settle = true;
+	mutex_tl.sparse = false;
+	mutex_tl.skip = 0;
 	now = mutex_now_ticks();
 	if (MUTEX_FORCE_KEEP || now - since <
 	    __atomic_load_n(&mutex_probe_ticks, __ATOMIC_RELAXED))
@@ -377,7 +484,7 @@ static bool mutex_spin_patient(struct mutex *lock)
 
 		if (c == 1 && free_before &&
 		    __kmutex_mutex_trylock_fast(lock)) {
-			mutex_took(lock, now_ns());
+			mutex_took(lock, mutex_ticks());
 			got = true;
 			break;
 		}
@@ -389,9 +496,28 @@ static bool mutex_spin_patient(struct mutex *lock)
 	return got;
 }
 
+/*
+ * This slow path's cycle C (ticks) and its start of W, @enter, if its
+ * cycle was timed; else ~0.
+ */
+static uint64_t mutex_cycle(struct mutex *lock, uint64_t *enter)
+{
+	uint64_t max;
+
+	if (!MUTEX_ADAPT || mutex_tl.lock != lock || !mutex_tl.acquired)
+		return ~0ull;
+	*enter = mutex_ticks();
+	mutex_calibrate(*enter);
+	max = __atomic_load_n(&mutex_cycle_max, __ATOMIC_RELAXED);
+	/* Also drops a count that went back (another CPU's counter). */
+	if (*enter - mutex_tl.acquired >= max)
+		return ~0ull;
+	return *enter - mutex_tl.acquired;
+}
+
 static bool mutex_spin(struct mutex *lock)
 {
-	uint64_t enter, cycle;
+	uint64_t enter = 0, cycle;
 	unsigned int pauses = 1, j;
 	bool got = false;
 	int i;
@@ -400,16 +526,18 @@ static bool mutex_spin(struct mutex *lock)
 		return mutex_spin_patient(lock);
 	if (!spinner_claim(&lock->spinner))
 		return false;
-	enter = hook_now();
-	cycle = mutex_tl.lock == lock ? enter - mutex_tl.acquired : ~0ull;
+	cycle = mutex_cycle(lock, &enter);
 	for (i = 0; i < MUTEX_SPINS; i++) {
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
 
 		if (c == 1) {
-			uint64_t t = now_ns();
+			uint64_t t = 0;
 
-			if (MUTEX_ADAPT && cycle < MUTEX_CYCLE_MAX_NS) {
-				mutex_policy_sample(t - enter, cycle);
+			if (cycle != ~0ull || mutex_time_next())
+				t = mutex_ticks();
+			if (cycle != ~0ull) {
+				if (t >= enter)
+					mutex_policy_sample(t - enter, cycle);
 				cycle = ~0ull;
 			}
 			if (__kmutex_mutex_trylock_fast(lock)) {
@@ -567,7 +695,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	}
 	mutex_acquired(lock, &w);
 	wait_lock_release(&lock->wait_lock);
-	mutex_took(lock, now_ns());
+	mutex_took(lock, mutex_ticks());
 	return 0;
 }
 

@@ -47,7 +47,6 @@
 int stat_on;
 __thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
 __thread __attribute__((tls_model("initial-exec"))) uint64_t stat_took_ns;
-__thread __attribute__((tls_model("initial-exec"))) uint64_t stat_began_ns;
 __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
 
@@ -207,7 +206,6 @@ void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
 	stat_caller.lock = NULL;
 	sw->sleeps = stat_sleeps;
 	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
-	stat_began_ns = sw->t0;	/* the slow path's first now_ns() too */
 }
 
 /* Whether @ret of a slow path of @kind means it acquired. */

@@ -42,9 +42,6 @@ extern __thread __attribute__((tls_model("initial-exec")))
 /* now_ns() when this thread's slow path acquired, if it read it; or 0. */
 extern __thread __attribute__((tls_model("initial-exec")))
 	uint64_t stat_took_ns;
-/* stat_begin()'s clock read, until the slow path takes it; or 0. */
-extern __thread __attribute__((tls_model("initial-exec")))
-	uint64_t stat_began_ns;
 
 /*
  * The debugging build's entry points (src/debug/) call the slow paths
@@ -115,27 +112,13 @@ static __kmutex_inline void stat_hook_handoff(const void *lock,
 }
 
 /*
- * hook_took(): the slow path acquired at @t (now_ns()), a clock read it
- * made anyway: the wait's end without another one, which would lengthen
- * the hold (the mutex's policy measures it, src/mutex.c).
+ * hook_took(): the slow path acquired just now: the wait's end, read
+ * before the slow path returns to the program (stat_end() runs later).
  */
-static __kmutex_inline void stat_hook_took(uint64_t t)
+static __kmutex_inline void stat_hook_took(void)
 {
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
-		stat_took_ns = t;
-}
-
-/* hook_now(): stat_begin()'s clock read, once, else now_ns(). */
-static __kmutex_inline uint64_t stat_hook_now(void)
-{
-	uint64_t t;
-
-	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)) &&
-	    (t = stat_began_ns) != 0) {
-		stat_began_ns = 0;
-		return t;
-	}
-	return now_ns();
+		stat_took_ns = now_ns();
 }
 
 /* hook_sleep(): in waiter_sleep(), before each futex_wait(). */
