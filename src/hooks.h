@@ -23,7 +23,12 @@
  *					lock class @cls, or NULL) is the
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
- *	hook_took()			the slow path acquired just now
+ *	hook_clock()			now_ns() if a consumer wants the
+ *					time of the acquisition about to be
+ *					tried, else 0: read before the
+ *					attempt, not in the hold
+ *	hook_took(t)			the slow path acquired at @t, the
+ *					hook_clock() read before it
  *	hook_sleep()			a waiter goes to sleep
  *
  * Consumer: lock_stat (src/stat.h, stat.c), each hook one predictable
@@ -80,9 +85,14 @@ static __kmutex_inline void hook_handoff(const void *lock,
 	stat_hook_handoff(lock, kind);
 }
 
-static __kmutex_inline void hook_took(void)
+static __kmutex_inline uint64_t hook_clock(void)
 {
-	stat_hook_took();
+	return stat_hook_clock();
+}
+
+static __kmutex_inline void hook_took(uint64_t t)
+{
+	stat_hook_took(t);
 }
 
 static __kmutex_inline void hook_sleep(void)

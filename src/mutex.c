@@ -352,8 +352,11 @@ static bool mutex_time_next(void)
 	return !mutex_tl.skip;
 }
 
-/* The slow path took @lock; @when: mutex_ticks() then, or 0 if unread. */
-static void mutex_took(struct mutex *lock, uint64_t when)
+/*
+ * The slow path took @lock; @when: mutex_ticks() then, or 0 if unread;
+ * @ns: hook_clock() then.
+ */
+static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
 {
 	mutex_tl.lock = lock;
 	mutex_tl.acquired = when;
@@ -363,7 +366,7 @@ static void mutex_took(struct mutex *lock, uint64_t when)
 		mutex_tl.skip = MUTEX_TIME_EVERY - 1;
 	else
 		mutex_tl.skip = 0;
-	hook_took();
+	hook_took(ns);
 }
 
 /*
@@ -484,7 +487,7 @@ static bool mutex_spin_patient(struct mutex *lock)
 
 		if (c == 1 && free_before &&
 		    __kmutex_mutex_trylock_fast(lock)) {
-			mutex_took(lock, mutex_ticks());
+			mutex_took(lock, mutex_ticks(), hook_clock());
 			got = true;
 			break;
 		}
@@ -531,7 +534,7 @@ static bool mutex_spin(struct mutex *lock)
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
 
 		if (c == 1) {
-			uint64_t t = 0;
+			uint64_t t = 0, ns = hook_clock();
 
 			if (cycle != ~0ull || mutex_time_next())
 				t = mutex_ticks();
@@ -541,7 +544,7 @@ static bool mutex_spin(struct mutex *lock)
 				cycle = ~0ull;
 			}
 			if (__kmutex_mutex_trylock_fast(lock)) {
-				mutex_took(lock, t);
+				mutex_took(lock, t, ns);
 				got = true;
 				break;
 			}
@@ -695,7 +698,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	}
 	mutex_acquired(lock, &w);
 	wait_lock_release(&lock->wait_lock);
-	mutex_took(lock, mutex_ticks());
+	mutex_took(lock, mutex_ticks(), hook_clock());
 	return 0;
 }
 
