@@ -204,9 +204,8 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
  * cycle is only needed where the choice is close, near keep.  Timing
  * 1 in 8 throughout cost the keep side (far pair, 0.66-0.86x): it is
  * dense from a look above MUTEX_KEEP_ABOVE or a keep seen on.  Measured
- * against reading clock_gettime() at every cycle, session 14-15 in
- * docs/benchmark.md.  MUTEX_POLICY_NS=1 uses now_ns() (tests, the
- * benchmark's comparison build).
+ * against clock_gettime() at every cycle: docs/benchmark.md, "Policy
+ * experiments".  MUTEX_POLICY_NS=1 counts in now_ns() (for comparison).
  */
 #ifndef MUTEX_TIME_EVERY
 #define MUTEX_TIME_EVERY	8
