@@ -535,7 +535,8 @@ static bool mutex_spin(struct mutex *lock)
 		if (c == 1) {
 			uint64_t t = 0, ns = hook_clock();
 
-			if (cycle != ~0ull || mutex_time_next())
+			if (MUTEX_ADAPT &&
+			    (cycle != ~0ull || mutex_time_next()))
 				t = mutex_ticks();
 			if (cycle != ~0ull) {
 				if (t >= enter)
