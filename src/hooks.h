@@ -24,9 +24,10 @@
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
  *	hook_clock()			now_ns() if a consumer wants the
- *					time of the acquisition about to be
- *					tried, else 0: read before the
- *					attempt, not in the hold
+ *					time of the acquisition, else 0: the
+ *					spinner reads it before its attempt,
+ *					not in the hold; the other paths
+ *					just after they took the lock
  *	hook_took(t)			the slow path acquired at @t, the
  *					hook_clock() read before it
  *	hook_sleep()			a waiter goes to sleep

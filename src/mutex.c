@@ -210,6 +210,9 @@ static void mutex_check_and_lock(struct mutex *lock, const char *site)
 #ifndef MUTEX_TIME_EVERY
 #define MUTEX_TIME_EVERY	8
 #endif
+#if MUTEX_TIME_EVERY < 1
+#error "MUTEX_TIME_EVERY: 1 (every cycle) or more"
+#endif
 #ifndef MUTEX_POLICY_NS
 #define MUTEX_POLICY_NS		POLICY_TICKS_NS
 #endif
@@ -222,10 +225,12 @@ static uint64_t mutex_ticks(void)
 /*
  * MUTEX_CYCLE_MAX_NS in ticks.  Until they are calibrated, a rate of
  * 4 GHz (aarch64's counter, 1 GHz or less, is calibrated at once from
- * cntfrq_el0): a bound up to 4 times too long only keeps a few cycles
+ * cntfrq_el0): a bound a few times too long only keeps a few cycles
  * that had other work in them.  x86 calibrates the TSC against now_ns()
- * at the slow paths' entries (where the lock is held, off the handover)
- * over the first millisecond of contention; one thread at a time.
+ * at the slow paths' entries (where the lock is held: in W, not in the
+ * handover) over the first millisecond of contention; one thread at a
+ * time.  A fork() while a thread calibrates leaves the child with the
+ * 4 GHz rate: harmless.
  */
 static uint64_t mutex_cycle_max = MUTEX_POLICY_NS ? MUTEX_CYCLE_MAX_NS :
 				  MUTEX_CYCLE_MAX_NS * 4ull;
@@ -239,7 +244,10 @@ static void mutex_calibrate_from(uint64_t ticks)
 {
 	uint64_t ns = now_ns();
 
-	/* The first reading, or one so old that the product could wrap. */
+	/*
+	 * The first reading, or one over a second old: a fresh one is as
+	 * good, and the product below stays far from wrapping.
+	 */
 	if (!mutex_cal.ns || ns - mutex_cal.ns > 1000000000) {
 		mutex_cal.ticks = ticks;
 		mutex_cal.ns = ns;
@@ -348,12 +356,13 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
 /* Whether the cycle that the next acquisition starts is to be timed. */
 static bool mutex_time_next(void)
 {
-	return !mutex_tl.skip;
+	return MUTEX_ADAPT && !mutex_tl.skip;
 }
 
 /*
- * The slow path took @lock; @when: mutex_ticks() then, or 0 if unread;
- * @ns: hook_clock() then.
+ * The slow path took @lock; @when: mutex_ticks() then if the cycle that
+ * starts now is to be timed (mutex_time_next()), else 0; @ns:
+ * hook_clock() then.
  */
 static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
 {
@@ -366,6 +375,12 @@ static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
 	else
 		mutex_tl.skip = 0;
 	hook_took(ns);
+}
+
+/* mutex_took() for the paths that took the lock other than spinning. */
+static void mutex_took_now(struct mutex *lock)
+{
+	mutex_took(lock, mutex_time_next() ? mutex_ticks() : 0, hook_clock());
 }
 
 /*
@@ -421,11 +436,11 @@ static void mutex_policy_look(unsigned int avg)
 
 static void mutex_policy_sample(uint64_t wait, uint64_t cycle)
 {
-	unsigned int r = cycle ? (unsigned int)(wait * 256 / cycle) : 256;
+	uint64_t r = cycle ? wait * 256 / cycle : 256;
 
 	if (MUTEX_FORCE_KEEP)
 		return;
-	mutex_tl.sum += r < 256 ? r : 256;
+	mutex_tl.sum += r < 256 ? (unsigned int)r : 256;
 	if (++mutex_tl.n < MUTEX_SAMPLES)
 		return;
 	mutex_policy_look(mutex_tl.sum / MUTEX_SAMPLES);
@@ -486,7 +501,7 @@ static bool mutex_spin_patient(struct mutex *lock)
 
 		if (c == 1 && free_before &&
 		    __kmutex_mutex_trylock_fast(lock)) {
-			mutex_took(lock, mutex_ticks(), hook_clock());
+			mutex_took_now(lock);
 			got = true;
 			break;
 		}
@@ -533,18 +548,20 @@ static bool mutex_spin(struct mutex *lock)
 		int c = __atomic_load_n(&lock->count, __ATOMIC_RELAXED);
 
 		if (c == 1) {
-			uint64_t t = 0, ns = hook_clock();
+			bool start = mutex_time_next();
+			uint64_t t = 0, ns;
 
-			if (MUTEX_ADAPT &&
-			    (cycle != ~0ull || mutex_time_next()))
+			if (cycle != ~0ull || start)
 				t = mutex_ticks();
+			/* lock_stat's, after ours: in C, not in W. */
+			ns = hook_clock();
 			if (cycle != ~0ull) {
 				if (t >= enter)
 					mutex_policy_sample(t - enter, cycle);
 				cycle = ~0ull;
 			}
 			if (__kmutex_mutex_trylock_fast(lock)) {
-				mutex_took(lock, t, ns);
+				mutex_took(lock, start ? t : 0, ns);
 				got = true;
 				break;
 			}
@@ -698,7 +715,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	}
 	mutex_acquired(lock, &w);
 	wait_lock_release(&lock->wait_lock);
-	mutex_took(lock, mutex_ticks(), hook_clock());
+	mutex_took_now(lock);
 	return 0;
 }
 

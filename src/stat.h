@@ -112,9 +112,10 @@ static __kmutex_inline void stat_hook_handoff(const void *lock,
 }
 
 /*
- * hook_clock(): the wait's end, read before the acquisition that ends
- * it, not after: a read in the hold would lengthen it, and the hold is
- * what the mutex's policy measures (src/mutex.c).  0 with statistics off.
+ * hook_clock(): the wait's end.  The mutex's spinner reads it before
+ * its attempt, not in the hold: a read there would lengthen the hold,
+ * which the mutex's policy measures (src/mutex.c).  0 with statistics
+ * off.
  */
 static __kmutex_inline uint64_t stat_hook_clock(void)
 {
