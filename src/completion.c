@@ -86,12 +86,13 @@ static void completion_unlock(struct completion *x, struct wait_lock_irq *n,
  */
 static long completion_wait(struct completion *x, int intr, long timeout)
 {
-	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
+	struct kmutex_waiter w;
 	bool forever = timeout == MAX_SCHEDULE_TIMEOUT;
 	struct wait_lock_irq n;
 	struct timespec deadline;
 	int ret;
 
+	waiter_init(&w, 0);
 	completion_lock(x, &n, "wait_for_completion");
 	if (completion_take(x)) {
 		completion_unlock(x, &n, NULL);

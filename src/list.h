@@ -20,7 +20,7 @@ static inline int list_empty(const struct kmutex_list *head)
 static inline void list_add_tail(struct kmutex_list *node,
 				 struct kmutex_list *head)
 {
-	vg_hook(vg_ignore_queue(node, head));
+	vg_hook(vg_ignore_head(head));
 	node->prev = head->prev;
 	node->next = head;
 	head->prev->next = node;

@@ -680,8 +680,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 		wait_lock_release(&lock->wait_lock);
 		return 0;
 	}
-	w.state = WAITER_SLEEPING;
-	w.want_handoff = 0;
+	waiter_init(&w, 0);
 	w.since = now_ns();
 	waiter_stamp(&w);
 	list_add_tail(&w.node, &lock->wait_list);

@@ -348,13 +348,14 @@ static bool rwsem_read_spin(struct rw_semaphore *sem)
 
 static int rwsem_down_read_slow(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w = { .flags = WAITER_READER };
+	struct kmutex_waiter w;
 	/* What keeps it out: once woken, waiters queued later do not. */
 	int conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS;
 	int ret, c;
 
 	if (RWSEM_READ_SPINS && rwsem_read_spin(sem))
 		return 0;	/* keep our bias */
+	waiter_init(&w, WAITER_READER);
 	for (;;) {
 		rwsem_lock(sem, "down_read");
 		/* ACQUIRE: we may keep our bias and go in on this read. */
@@ -436,9 +437,10 @@ static bool rwsem_write_spin(struct rw_semaphore *sem)
  */
 static int rwsem_down_write_slow(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w = { .flags = WAITER_WRITER };
+	struct kmutex_waiter w;
 	int ret;
 
+	waiter_init(&w, WAITER_WRITER);
 	w.since = now_ns();
 	do {
 		if (rwsem_write_spin(sem))

@@ -111,11 +111,12 @@ static void sem_unlock(struct semaphore *sem, struct wait_lock_irq *n,
  */
 static int sem_down_slow(struct semaphore *sem, int intr, long timeout_ms)
 {
-	struct kmutex_waiter w = { .state = WAITER_SLEEPING };
+	struct kmutex_waiter w;
 	struct wait_lock_irq n;
 	struct timespec deadline;
 	int ret;
 
+	waiter_init(&w, 0);
 	sem_lock(sem, &n, intr ? "down_interruptible" :
 			  timeout_ms >= 0 ? "down_timeout" : "down");
 	if (sem_take_or_mark(sem)) {

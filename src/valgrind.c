@@ -217,7 +217,8 @@ KMUTEX_API void __kmutex_vg_happens_after(void *obj, unsigned long size)
  * semaphore or completion may be waited on before any hook above has
  * seen it.  The rest of the object is hidden by the hooks above, the
  * wait list's head when a waiter is queued, and a spinner's flag when
- * it is claimed.
+ * it is claimed.  A waiter (on its thread's stack) is hidden when it is
+ * set up, before its first write.
  */
 #define VG_HEADER_OF(type, count)					\
 	_Static_assert(offsetof(type, count) == 0 &&			\
@@ -237,18 +238,23 @@ void vg_ignore_header(int *wait_lock)
 #endif
 }
 
-/*
- * A waiter about to be queued on @head: others write its node and its
- * state, and the head.
- */
-void vg_ignore_queue(struct kmutex_list *node, struct kmutex_list *head)
+/* A waiter being set up (waiter_init()): others write its node and state. */
+void vg_ignore_waiter(struct kmutex_waiter *w)
 {
 #ifdef HAVE_VALGRIND
-	vg_ignore(list_entry(node, struct kmutex_waiter, node),
-		  sizeof(struct kmutex_waiter));
+	vg_ignore(w, sizeof(*w));
+#else
+	(void)w;
+#endif
+}
+
+/* A wait list's head, about to have a waiter queued (list_add_tail()). */
+void vg_ignore_head(struct kmutex_list *head)
+{
+#ifdef HAVE_VALGRIND
 	vg_ignore(head, sizeof(*head));
 #else
-	(void)node; (void)head;
+	(void)head;
 #endif
 }
 

@@ -18,8 +18,11 @@
 
 /* @wait_lock's object: its count (or done) and wait_lock. */
 void vg_ignore_header(int *wait_lock);
-/* The struct kmutex_waiter whose node @node is, and the list @head. */
-void vg_ignore_queue(struct kmutex_list *node, struct kmutex_list *head);
+struct kmutex_waiter;
+/* A waiter on its thread's stack, before its first write. */
+void vg_ignore_waiter(struct kmutex_waiter *w);
+/* A wait list's head, when a waiter is queued on it. */
+void vg_ignore_head(struct kmutex_list *head);
 /* One word: a lock's spinner flag. */
 void vg_ignore_word(int *word);
 

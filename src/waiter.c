@@ -45,11 +45,13 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
 }
 
 /*
- * A wake-up sent after the wait list's lock is released: the word may be
- * on the stack of a waiter that has returned (see waiter_wake()).
+ * A wake-up sent after the waiter was told its new state: the word may
+ * be on the stack of a waiter that has returned (see waiter_wake()).
  * FUTEX_WAKE only hashes the address, but Valgrind checks the word as
  * if the call read it: memcheck finds it uninitialised, Helgrind a racy
- * read.  Quiet them for this one call.
+ * read.  Quiet them for this one call.  Helgrind and DRD still record
+ * the read; the next waiter in that stack slot hides its node before
+ * writing it (waiter_init()), so it is not reported there later.
  */
 static void waiter_futex_wake(int *word)
 {
@@ -89,7 +91,7 @@ void wake_q_add(struct wake_q *q, struct kmutex_waiter *w, int state)
 	if (q->n < WAKE_Q_SIZE)
 		q->words[q->n++] = &w->state;
 	else
-		futex_wake(&w->state, 1);
+		waiter_futex_wake(&w->state);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <kmutex/list.h>
+#include "valgrind.h"
 
 enum waiter_state {
 	WAITER_SLEEPING = 0,	/* queued; nobody has woken it */
@@ -28,6 +29,19 @@ struct kmutex_waiter {
 	uint64_t since;			/* when it queued, ns, CLOCK_MONOTONIC */
 	unsigned int fork_gen;		/* waiter_fork_gen when it queued */
 };
+
+/*
+ * Set up @w, a waiter on the caller's stack, as not yet queued and
+ * WAITER_SLEEPING.  Helgrind and DRD are told to ignore it before its
+ * first write: a late wake-up (waiter_futex_wake()) may have read the
+ * same stack slot while an earlier waiter lived there, and they would
+ * report that read against this write.
+ */
+static inline void waiter_init(struct kmutex_waiter *w, int flags)
+{
+	vg_hook(vg_ignore_waiter(w));
+	*w = (struct kmutex_waiter){ .flags = flags };
+}
 
 /*
  * fork() copies the wait lists with the nodes of the parent's waiting

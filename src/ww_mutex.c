@@ -370,9 +370,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		return 0;
 	}
 	me.ctx = ctx;
-	me.w.state = WAITER_SLEEPING;
-	me.w.want_handoff = 0;
-	me.w.flags = 0;
+	waiter_init(&me.w, 0);
 	me.w.since = now_ns();
 	waiter_stamp(&me.w);
 	ww_enqueue(&lock->base, &me);
