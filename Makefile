@@ -101,10 +101,13 @@ $(B)/busted%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 # Variants for tests named after them: race points (src/race.h) for the
 # tests race_*.c; the mutex policy fixed to "keep" (src/mutex.c,
 # MUTEX_FORCE_KEEP), so that the stress tests keep_*.c run the timed
-# first waiter, which the adaptive policy may never choose in a test.
+# first waiter, which the adaptive policy may never choose in a test;
+# the policy fixed to "move" and counting what it timed
+# (src/policy_count.h) for the tests count_*.c.
 VARIANT_FLAGS_race := -DKMUTEX_RACE_POINTS
 VARIANT_FLAGS_keep := -DMUTEX_FORCE_KEEP=1
-VARIANTS := race keep
+VARIANT_FLAGS_count := -DMUTEX_POLICY_COUNT=1
+VARIANTS := race keep count
 $(VARIANTS:%=$(B)/%/libkmutex.a): $(B)/%/libkmutex.a: $(LIB_SRCS) $(LIB_HDRS)
 	mkdir -p $(@D)/obj
 	for s in $(LIB_SRCS); do \

@@ -40,6 +40,7 @@
 #include "cpu.h"
 #include "list.h"
 #include "hooks.h"
+#include "policy_count.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -293,6 +294,21 @@ static void mutex_calibrate(uint64_t ticks)
 #ifndef MUTEX_FORCE_KEEP
 #define MUTEX_FORCE_KEEP	0
 #endif
+/*
+ * Tests only (make's count variant): every look says "move", and the
+ * policy counts what it timed (src/policy_count.h).
+ */
+#ifndef MUTEX_POLICY_COUNT
+#define MUTEX_POLICY_COUNT	0
+#endif
+#if MUTEX_POLICY_COUNT
+KMUTEX_API __thread struct kmutex_policy_count kmutex_policy_count;
+#define policy_count(field, n)	(kmutex_policy_count.field += (n))
+#define policy_count_set(field, v)	(kmutex_policy_count.field = (v))
+#else
+#define policy_count(field, n)	do { } while (0)
+#define policy_count_set(field, v)	do { } while (0)
+#endif
 
 /*
  * Process-wide: 0 while the lock moves, else since when the owner keeps
@@ -370,6 +386,9 @@ static bool mutex_time_next(void)
  */
 static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
 {
+	policy_count_set(every, MUTEX_TIME_EVERY);
+	policy_count(took[mutex_tl.sparse], 1);
+	policy_count(timed[mutex_tl.sparse], when != 0);
 	mutex_tl.lock = lock;
 	mutex_tl.acquired = when;
 	if (!when)
@@ -413,6 +432,9 @@ static void mutex_policy_look(unsigned int avg)
 {
 	bool kept = __atomic_load_n(&mutex_kept, __ATOMIC_RELAXED);
 
+	policy_count(looks, 1);
+	if (MUTEX_POLICY_COUNT)
+		avg = 0;
 	/*
 	 * A look that began while the owner kept the lock, or spans the
 	 * probe, measures the change of regime (waiters waking up, cold
@@ -444,6 +466,7 @@ static void mutex_policy_sample(uint64_t wait, uint64_t cycle)
 
 	if (MUTEX_FORCE_KEEP)
 		return;
+	policy_count(samples, 1);
 	mutex_tl.sum += r < 256 ? (unsigned int)r : 256;
 	if (++mutex_tl.n < MUTEX_SAMPLES)
 		return;
