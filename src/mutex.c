@@ -467,6 +467,7 @@ static void mutex_policy_sample(uint64_t wait, uint64_t cycle)
 	if (MUTEX_FORCE_KEEP)
 		return;
 	policy_count(samples, 1);
+	policy_count_set(per_look, MUTEX_SAMPLES);
 	mutex_tl.sum += r < 256 ? (unsigned int)r : 256;
 	if (++mutex_tl.n < MUTEX_SAMPLES)
 		return;

@@ -14,13 +14,14 @@
 #define _KMUTEX_SRC_POLICY_COUNT_H
 
 struct kmutex_policy_count {
-	/* Slow-path acquisitions, [1] while timing 1 cycle in 8 (sparse). */
+	/* Slow-path acquisitions; [1] while timing 1 in MUTEX_TIME_EVERY. */
 	unsigned long took[2];
 	/* Of those, the ones that started a timed cycle. */
 	unsigned long timed[2];
 	unsigned long samples;	/* W/C ratios the policy took */
 	unsigned long looks;	/* of MUTEX_SAMPLES samples each */
 	unsigned int every;	/* MUTEX_TIME_EVERY */
+	unsigned int per_look;	/* MUTEX_SAMPLES */
 };
 
 extern __thread struct kmutex_policy_count kmutex_policy_count;

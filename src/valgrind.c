@@ -248,7 +248,10 @@ void vg_ignore_waiter(struct kmutex_waiter *w)
 #endif
 }
 
-/* A wait list's head, about to have a waiter queued (list_add_tail()). */
+/*
+ * @head: what a waiter is queued before (list_add_tail()): the wait
+ * list's head, or a queued waiter's node, already hidden.
+ */
 void vg_ignore_head(struct kmutex_list *head)
 {
 #ifdef HAVE_VALGRIND

@@ -21,7 +21,7 @@ void vg_ignore_header(int *wait_lock);
 struct kmutex_waiter;
 /* A waiter on its thread's stack, before its first write. */
 void vg_ignore_waiter(struct kmutex_waiter *w);
-/* A wait list's head, when a waiter is queued on it. */
+/* What a waiter is queued before: a wait list's head (or a waiter). */
 void vg_ignore_head(struct kmutex_list *head);
 /* One word: a lock's spinner flag. */
 void vg_ignore_word(int *word);

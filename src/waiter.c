@@ -50,8 +50,8 @@ int waiter_sleep(struct kmutex_waiter *w, bool intr,
  * FUTEX_WAKE only hashes the address, but Valgrind checks the word as
  * if the call read it: memcheck finds it uninitialised, Helgrind a racy
  * read.  Quiet them for this one call.  Helgrind and DRD still record
- * the read; the next waiter in that stack slot hides its node before
- * writing it (waiter_init()), so it is not reported there later.
+ * the read; the next waiter in that stack slot hides itself before its
+ * first write (waiter_init()), so it is not reported there later.
  */
 static void waiter_futex_wake(int *word)
 {

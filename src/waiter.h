@@ -33,9 +33,9 @@ struct kmutex_waiter {
 /*
  * Set up @w, a waiter on the caller's stack, as not yet queued and
  * WAITER_SLEEPING.  Helgrind and DRD are told to ignore it before its
- * first write: a late wake-up (waiter_futex_wake()) may have read the
- * same stack slot while an earlier waiter lived there, and they would
- * report that read against this write.
+ * first write: a late wake-up (waiter_futex_wake()) may read the slot
+ * an earlier waiter left, and they would report that read against this
+ * write.
  */
 static inline void waiter_init(struct kmutex_waiter *w, int flags)
 {
