@@ -702,6 +702,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	if (__atomic_exchange_n(&lock->count, -1, __ATOMIC_ACQUIRE) == 1) {
 		mutex_acquired(lock, NULL);
 		wait_lock_release(&lock->wait_lock);
+		mutex_took_now(lock);
 		return 0;
 	}
 	waiter_init(&w, 0);
