@@ -161,6 +161,51 @@ static void rwsem_enqueue(struct rw_semaphore *sem, struct kmutex_waiter *w)
 	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_RELAXED);
 }
 
+/*
+ * sem->woken counts the readers woken to try that have not run yet in
+ * its low 16 bits, and says in the bits above which process counted
+ * them: the fork generation (waiter_fork_gen, 15 bits of it).  fork()
+ * copies the count of a parent's reader woken but not yet run, a thread
+ * the child does not have: the child, seeing another generation, takes
+ * the count for 0.  Otherwise it would wait for that reader for ever
+ * and leave its own readers asleep on a free lock (found in review).
+ */
+#define RWSEM_WOKEN_MASK	0xffff
+
+static int rwsem_woken_tag(void)
+{
+	/* RELAXED: see waiter_stamp(). */
+	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+
+	return (int)((gen & 0x7fff) << 16);
+}
+
+/* Readers woken to try, in this process, that have not run yet. */
+static int rwsem_woken(struct rw_semaphore *sem)
+{
+	/* RELAXED: see rwsem_wake_head(). */
+	int v = __atomic_load_n(&sem->woken, __ATOMIC_RELAXED);
+
+	if ((v & ~RWSEM_WOKEN_MASK) != rwsem_woken_tag())
+		return 0;	/* a parent's, before a fork() */
+	return v & RWSEM_WOKEN_MASK;
+}
+
+/* Under wait_lock: one more reader woken to try. */
+static void rwsem_woken_inc(struct rw_semaphore *sem)
+{
+	int tag = rwsem_woken_tag();
+	int v = __atomic_load_n(&sem->woken, __ATOMIC_RELAXED);
+
+	/*
+	 * A parent's count: no reader of this process is counted in it,
+	 * so none decrements it meanwhile (their increments come here).
+	 */
+	if ((v & ~RWSEM_WOKEN_MASK) != tag)
+		__atomic_store_n(&sem->woken, tag, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
+}
+
 /* Under wait_lock: dequeue @w, to be woken granted or to try again. */
 static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 			  struct wake_q *q, bool grant)
@@ -168,7 +213,7 @@ static void rwsem_dequeue(struct rw_semaphore *sem, struct kmutex_waiter *w,
 	list_del(&w->node);
 	/* RELAXED: see rwsem_wake_head()'s read of woken. */
 	if (!grant)
-		__atomic_fetch_add(&sem->woken, 1, __ATOMIC_RELAXED);
+		rwsem_woken_inc(sem);
 	wake_q_add(q, w, grant ? WAITER_HANDOFF : WAITER_WOKEN);
 	if (grant)
 		hook_handoff(sem, w->flags & WAITER_READER ? STAT_RWSEM_READ :
@@ -236,7 +281,7 @@ static void rwsem_wake_head(struct rw_semaphore *sem, struct wake_q *q)
 		 * whose RMW there and the releaser's are totally ordered,
 		 * so one of them lets it in.
 		 */
-		if (__atomic_load_n(&sem->woken, __ATOMIC_RELAXED))
+		if (rwsem_woken(sem))
 			return;		/* they will, win or lose */
 	}
 	if (w->flags == WAITER_WRITER) {

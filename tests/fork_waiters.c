@@ -11,8 +11,17 @@
  * holds it, a second thread waits on it, and the parent forks; the
  * child releases it and then has three threads contend on it for a
  * while.  A child that hangs is killed by alarm() and fails the test.
+ *
+ * And the rw_semaphore's reader woken to try but not yet run at the
+ * fork (found in review): the rwsem is free, yet its count of woken
+ * readers says one is still to come, which the child does not have.
+ * Before the fix the child waited for it: a reader of the child queued
+ * behind a writer was left asleep by the writer's up_write().
  */
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <linux/completion.h>
@@ -147,6 +156,100 @@ static __no_context_analysis void run(enum prim p, const char *name)
 	CHECK(pthread_join(w, NULL) == 0);
 }
 
+static int hold_pipe[2];
+static int in_handler;
+
+/* Keeps the parent's reader from running until the pipe is written. */
+static void hold(int sig)
+{
+	char c;
+	int e = errno;
+
+	(void)sig;
+	__atomic_store_n(&in_handler, 1, __ATOMIC_RELEASE);
+	while (read(hold_pipe[0], &c, 1) < 0 && errno == EINTR)
+		;
+	errno = e;
+}
+
+static __no_context_analysis void *reader(void *arg)
+{
+	(void)arg;
+	down_read(&rw);
+	up_read(&rw);
+	return NULL;
+}
+
+/* Readers woken to try that have not run (src/rwsem.c: low 16 bits). */
+static int woken_readers(void)
+{
+	return __atomic_load_n(&rw.woken, __ATOMIC_RELAXED) & 0xffff;
+}
+
+/* In the child: a reader queued behind a writer, many times over. */
+static __no_context_analysis void child_woken(void)
+{
+	pthread_t t;
+	int i;
+
+	alarm(20);	/* a reader left asleep hangs the join */
+	for (i = 0; i < 100; i++) {
+		down_write(&rw);
+		CHECK(pthread_create(&t, NULL, reader, NULL) == 0);
+		WAIT_UNTIL(test_waiters(&rw.wait_list) >= 1, 5000);
+		up_write(&rw);
+		CHECK(pthread_join(t, NULL) == 0);
+	}
+	_exit(0);
+}
+
+/*
+ * The parent's reader queues behind the main thread's write lock and is
+ * caught in a signal handler; up_write() then wakes it to try (handed
+ * the lock instead, if it queued 1 ms before: then again), and the
+ * parent forks while it has not run.
+ */
+static __no_context_analysis void run_rwsem_woken(void)
+{
+	struct sigaction sa = { .sa_handler = hold };
+	pthread_t r;
+	pid_t pid;
+	int status, tries = 0;
+
+	CHECK(pipe(hold_pipe) == 0);
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	for (;;) {
+		__atomic_store_n(&in_handler, 0, __ATOMIC_RELAXED);
+		down_write(&rw);
+		CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
+		WAIT_UNTIL(test_waiters(&rw.wait_list) >= 1, 5000);
+		CHECK(pthread_kill(r, SIGUSR1) == 0);
+		WAIT_UNTIL(__atomic_load_n(&in_handler, __ATOMIC_ACQUIRE), 5000);
+		up_write(&rw);
+		if (woken_readers() == 1)
+			break;
+		CHECK(write(hold_pipe[1], "x", 1) == 1);
+		CHECK(pthread_join(r, NULL) == 0);
+		if (++tries == 50) {
+			printf("SKIP: rwsem woken reader: handed the lock in "
+			       "50 tries (a slow machine)\n");
+			return;
+		}
+	}
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		child_woken();
+	CHECK(waitpid(pid, &status, 0) == pid);
+	printf("rwsem, woken reader: child status %#x (%d tries)\n", status,
+	       tries + 1);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(write(hold_pipe[1], "x", 1) == 1);
+	CHECK(pthread_join(r, NULL) == 0);
+	CHECK_EQ(woken_readers(), 0);
+}
+
 int main(void)
 {
 	test_watchdog(120);
@@ -154,5 +257,6 @@ int main(void)
 	run(RWSEM, "rwsem");
 	run(SEM, "semaphore");
 	run(COMPLETION, "completion");
+	run_rwsem_woken();
 	return 0;
 }

@@ -63,7 +63,7 @@ struct __kmutex_capability("rw_semaphore") rw_semaphore {
 	int count;			/* see above */
 	int wait_lock;			/* internal futex lock for wait_list */
 	int spinner;			/* a writer is spinning in its slow path */
-	int woken;			/* waiters woken that have not run yet */
+	int woken;			/* readers woken, not yet run (src/rwsem.c) */
 	struct kmutex_list wait_list;	/* FIFO of struct kmutex_waiter */
 #ifdef KMUTEX_DEBUG
 	int owner;			/* tid of the writer, 0 if none */
