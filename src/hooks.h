@@ -23,8 +23,8 @@
  *					lock class @cls, or NULL) is the
  *					call site of the next wait on @lock
  *	hook_handoff(lock, kind)	a releaser handed @lock to a waiter
- *	hook_clock()			now_ns() if a consumer wants the
- *					time of the acquisition, else 0: the
+ *	hook_clock()			policy_ticks() if a consumer wants
+ *					the acquisition's time, else 0: the
  *					spinner reads it before its attempt,
  *					not in the hold; the other paths
  *					just after they took the lock

@@ -41,6 +41,7 @@
 #include "list.h"
 #include "hooks.h"
 #include "policy_count.h"
+#include "ticks.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -224,70 +225,16 @@ static uint64_t mutex_ticks(void)
 }
 
 /*
- * MUTEX_CYCLE_MAX_NS in ticks.  Until they are calibrated, a rate of
- * 4 GHz (aarch64's counter, 1 GHz or less, is calibrated at once from
- * cntfrq_el0): a bound a few times too long only keeps a few cycles
- * that had other work in them.  x86 calibrates the TSC against now_ns()
- * at the slow paths' entries (where the lock is held: in W, not in the
- * handover) over the first millisecond of contention; one thread at a
- * time.  A fork() while a thread calibrates leaves the child with the
- * 4 GHz rate: harmless.
+ * MUTEX_CYCLE_MAX_NS in ticks: at 4 ticks per ns until src/ticks.c has
+ * calibrated them (a bound a few times too long only keeps a few cycles
+ * that had other work in them).  The slow paths' entries, where the lock
+ * is held (in W, not in the handover), take the readings.
  */
-static uint64_t mutex_cycle_max = MUTEX_POLICY_NS ? MUTEX_CYCLE_MAX_NS :
-				  MUTEX_CYCLE_MAX_NS * 4ull;
-static struct {
-	int busy;		/* a thread is calibrating */
-	bool done;
-	uint64_t ticks, ns;	/* the first reading */
-} mutex_cal;
-
-static void mutex_calibrate_from(uint64_t ticks)
+static uint64_t mutex_cycle_max(void)
 {
-	uint64_t ns = now_ns();
-
-	/*
-	 * The first reading, or one over a second old: a fresh one is as
-	 * good, and the product below stays far from wrapping.
-	 */
-	if (!mutex_cal.ns || ns - mutex_cal.ns > 1000000000) {
-		mutex_cal.ticks = ticks;
-		mutex_cal.ns = ns;
-	} else if (ns - mutex_cal.ns >= 1000000 && ticks > mutex_cal.ticks) {
-		__atomic_store_n(&mutex_cycle_max, (ticks - mutex_cal.ticks) *
-				 MUTEX_CYCLE_MAX_NS / (ns - mutex_cal.ns),
-				 __ATOMIC_RELAXED);
-		__atomic_store_n(&mutex_cal.done, true, __ATOMIC_RELAXED);
-	}
-}
-
-static void mutex_calibrate(uint64_t ticks)
-{
-	/*
-	 * Not under Valgrind: Helgrind and DRD take the atomics that order
-	 * the rate's store and its loads for a race (the 4 GHz rate stays).
-	 */
-	if (MUTEX_POLICY_NS || vg_running ||
-	    __atomic_load_n(&mutex_cal.done, __ATOMIC_RELAXED))
-		return;
-#if defined(__aarch64__)
-	{
-		uint64_t hz;
-
-		__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
-		if (hz) {
-			__atomic_store_n(&mutex_cycle_max,
-					 MUTEX_CYCLE_MAX_NS * hz / 1000000000,
-					 __ATOMIC_RELAXED);
-			__atomic_store_n(&mutex_cal.done, true,
-					 __ATOMIC_RELAXED);
-			return;
-		}
-	}
-#endif
-	if (__atomic_exchange_n(&mutex_cal.busy, 1, __ATOMIC_ACQUIRE))
-		return;
-	mutex_calibrate_from(ticks);
-	__atomic_store_n(&mutex_cal.busy, 0, __ATOMIC_RELEASE);
+	if (MUTEX_POLICY_NS)
+		return MUTEX_CYCLE_MAX_NS;
+	return ticks_from_ns(MUTEX_CYCLE_MAX_NS);
 }
 
 /* Tests only (make's keep variant): keep from the start, for ever. */
@@ -381,10 +328,10 @@ static bool mutex_time_next(void)
 
 /*
  * The slow path took @lock; @when: mutex_ticks() then if the cycle that
- * starts now is to be timed (mutex_time_next()), else 0; @ns:
+ * starts now is to be timed (mutex_time_next()), else 0; @stat:
  * hook_clock() then.
  */
-static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
+static void mutex_took(struct mutex *lock, uint64_t when, uint64_t stat)
 {
 	policy_count_set(every, MUTEX_TIME_EVERY);
 	policy_count(took[mutex_tl.sparse], 1);
@@ -397,7 +344,7 @@ static void mutex_took(struct mutex *lock, uint64_t when, uint64_t ns)
 		mutex_tl.skip = MUTEX_TIME_EVERY - 1;
 	else
 		mutex_tl.skip = 0;
-	hook_took(ns);
+	hook_took(stat);
 }
 
 /* mutex_took() for the paths that took the lock other than spinning. */
@@ -552,8 +499,9 @@ static uint64_t mutex_cycle(struct mutex *lock, uint64_t *enter)
 	if (!MUTEX_ADAPT || mutex_tl.lock != lock || !mutex_tl.acquired)
 		return ~0ull;
 	*enter = mutex_ticks();
-	mutex_calibrate(*enter);
-	max = __atomic_load_n(&mutex_cycle_max, __ATOMIC_RELAXED);
+	if (!MUTEX_POLICY_NS)
+		ticks_calibrate();
+	max = mutex_cycle_max();
 	/* Also drops a count that went back (another CPU's counter). */
 	if (*enter - mutex_tl.acquired >= max)
 		return ~0ull;
@@ -577,19 +525,19 @@ static bool mutex_spin(struct mutex *lock)
 
 		if (c == 1) {
 			bool start = mutex_time_next();
-			uint64_t t = 0, ns;
+			uint64_t t = 0, stat;
 
 			if (cycle != ~0ull || start)
 				t = mutex_ticks();
 			/* lock_stat's, after ours: in C, not in W. */
-			ns = hook_clock();
+			stat = hook_clock();
 			if (cycle != ~0ull) {
 				if (t >= enter)
 					mutex_policy_sample(t - enter, cycle);
 				cycle = ~0ull;
 			}
 			if (__kmutex_mutex_trylock_fast(lock)) {
-				mutex_took(lock, start ? t : 0, ns);
+				mutex_took(lock, start ? t : 0, stat);
 				got = true;
 				break;
 			}

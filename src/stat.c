@@ -39,6 +39,7 @@
 #include "stat.h"
 #include "stat_format.h"
 #include "stat_rec.h"
+#include "ticks.h"
 
 #define STAT_BITS	12			/* 4096 locks */
 #define STAT_SLOTS	(1u << STAT_BITS)
@@ -46,7 +47,7 @@
 
 int stat_on;
 __thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
-__thread __attribute__((tls_model("initial-exec"))) uint64_t stat_took_ns;
+__thread __attribute__((tls_model("initial-exec"))) uint64_t stat_took_ticks;
 __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
 
@@ -205,6 +206,9 @@ void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
 	}
 	stat_caller.lock = NULL;
 	sw->sleeps = stat_sleeps;
+	/* Waiting anyway: the reads, and the ticks' rate, cost nothing. */
+	ticks_calibrate();
+	sw->t0_ticks = policy_ticks();
 	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
 }
 
@@ -227,17 +231,20 @@ static bool stat_acquired(enum stat_kind kind, long ret)
 void stat_end(struct stat_wait *sw, const void *lock, enum stat_kind kind,
 	      long ret)
 {
-	uint64_t t0 = sw->t0 & ~1ull, t1 = stat_took_ns;
+	uint64_t t1 = stat_took_ticks;
 	bool slept = stat_sleeps != sw->sleeps;
 	struct stat_rec *r;
 	uint64_t wait;
 	bool own;
 
-	/* The slow path's own clock read at the acquisition, if it has one. */
-	stat_took_ns = 0;
-	if (t1 < t0)	/* none, or an interrupted wait's (signal handler) */
-		t1 = now_ns();
-	wait = t1 - t0;
+	/*
+	 * The slow path's own read at the acquisition, if it has one (not:
+	 * none, or an interrupted wait's, in a signal handler), in ticks
+	 * from the start of the wait, if their rate is known yet.
+	 */
+	stat_took_ticks = 0;
+	if (t1 <= sw->t0_ticks || !ticks_to_ns(t1 - sw->t0_ticks, &wait))
+		wait = now_ns() - (sw->t0 & ~1ull);
 	if (!slept && kind >= STAT_SPINNING_KINDS)
 		return;
 	if (!wait)

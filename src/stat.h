@@ -39,9 +39,9 @@ extern int stat_on;
 /* futex_wait()s of this thread while statistics are on. */
 extern __thread __attribute__((tls_model("initial-exec")))
 	unsigned int stat_sleeps;
-/* now_ns() when this thread's slow path acquired, if it read it; or 0. */
+/* policy_ticks() when this thread's slow path acquired, if read; or 0. */
 extern __thread __attribute__((tls_model("initial-exec")))
-	uint64_t stat_took_ns;
+	uint64_t stat_took_ticks;
 
 /*
  * The debugging build's entry points (src/debug/) call the slow paths
@@ -56,7 +56,8 @@ extern __thread __attribute__((tls_model("initial-exec")))
 	struct stat_caller stat_caller;
 
 struct stat_wait {
-	uint64_t t0;		/* 0: statistics off at entry */
+	uint64_t t0;		/* now_ns(); 0: statistics off at entry */
+	uint64_t t0_ticks;	/* policy_ticks() then */
 	const void *ip;		/* the public call's caller */
 	void *cls;		/* its lock class (debugging build), or NULL */
 	unsigned int sleeps;	/* stat_sleeps at entry */
@@ -112,22 +113,24 @@ static __kmutex_inline void stat_hook_handoff(const void *lock,
 }
 
 /*
- * hook_clock(): the wait's end.  The mutex's spinner reads it before
- * its attempt, not in the hold: a read there would lengthen the hold,
- * which the mutex's policy measures (src/mutex.c).  0 with statistics
- * off.
+ * hook_clock(): the wait's end, in policy_ticks() (src/cpu.h: the TSC on
+ * x86, ~10 ns here against clock_gettime()'s ~25).  The mutex's spinner
+ * reads it before its attempt, not in the hold: a read there would
+ * lengthen the hold, which the mutex's policy measures (src/mutex.c);
+ * but that is between a release and the acquisition, where every
+ * nanosecond is the lock's too.  0 with statistics off.
  */
 static __kmutex_inline uint64_t stat_hook_clock(void)
 {
 	if (__kmutex_unlikely(__atomic_load_n(&stat_on, __ATOMIC_RELAXED)))
-		return now_ns();
+		return policy_ticks();
 	return 0;
 }
 
 /* hook_took(): the slow path acquired at @t, hook_clock()'s read. */
 static __kmutex_inline void stat_hook_took(uint64_t t)
 {
-	stat_took_ns = t;
+	stat_took_ticks = t;
 }
 
 /* hook_sleep(): in waiter_sleep(), before each futex_wait(). */

@@ -5,10 +5,10 @@
  * aarch64, else the monotonic clock) advances at one steady rate.
  *
  * The policy divides two intervals measured in it (W/C) and bounds a
- * cycle with a rate calibrated once against clock_gettime() (src/mutex.c,
- * mutex_calibrate()): both are wrong if the count stands still or runs
- * at a rate that changes (a cycle counter that follows the CPU's
- * frequency).  Five intervals of about 10 ms each: every one advanced,
+ * cycle with a rate calibrated against clock_gettime() (src/ticks.c,
+ * with which lock_stat converts its waits): both are wrong if the count
+ * stands still or runs at a rate that changes (a cycle counter that
+ * follows the CPU's frequency).  Five intervals of about 10 ms each: every one advanced,
  * and their rates against CLOCK_MONOTONIC agree within 25%.  A reading
  * is a count between two clock reads less than 50 us apart (retried:
  * a preemption between them would skew it).

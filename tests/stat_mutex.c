@@ -5,7 +5,9 @@
  * name, with the waiting function among the call sites and wait times
  * that make sense (min <= avg <= max <= total); the text, CSV and JSON
  * forms and the file; kmutex_stat_reset(); and nothing at all with
- * KMUTEX_STAT unset or 0.
+ * KMUTEX_STAT unset or 0.  And waits of a known length are reported as
+ * long as they were, also once the ticks they are timed in are
+ * converted with their calibrated rate (src/ticks.c).
  *
  * The checks run in children of the test (the environment is read at
  * start-up): "hammer" contends and exits (the table is printed at exit),
@@ -19,7 +21,9 @@
 
 static DEFINE_MUTEX(stat_test_big_lock);
 static DEFINE_MUTEX(stat_test_quiet_lock);	/* never contended */
+static DEFINE_MUTEX(stat_test_timed_lock);
 static long counter;
+static uint64_t timed_call_max;	/* the longest timed_waiter() call, ns */
 
 static void *hammer(void *arg)
 {
@@ -78,6 +82,62 @@ static int child_reset(void)
 	f = fopen("/dev/null", "w");
 	CHECK(kmutex_stat_print(f) >= 1);
 	fclose(f);
+	return 0;
+}
+
+static void *timed_waiter(void *arg)
+{
+	uint64_t a, b;
+
+	(void)arg;
+	a = test_now_ns();
+	mutex_lock(&stat_test_timed_lock);
+	b = test_now_ns();
+	mutex_unlock(&stat_test_timed_lock);
+	if (b - a > timed_call_max)
+		timed_call_max = b - a;
+	return NULL;
+}
+
+/*
+ * Three waits behind a holder that lets go 50 ms after the waiter
+ * queued: the first gives the ticks' rate its first reading, the next
+ * two are converted with it.  Each is reported at least 50 ms and at
+ * most the waiter's whole call, within 1% (the rate's error is far
+ * below that; 4 ticks per ns, the rate assumed before calibration, is
+ * 30% off here).
+ */
+static int child_timed(void)
+{
+	unsigned long long v[9];
+	char *buf = NULL, row[1024];
+	size_t len = 0;
+	pthread_t t;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		mutex_lock(&stat_test_timed_lock);
+		CHECK(pthread_create(&t, NULL, timed_waiter, NULL) == 0);
+		WAIT_UNTIL(test_waiters(&stat_test_timed_lock.wait_list) >= 1,
+			   5000);
+		usleep(50000);
+		mutex_unlock(&stat_test_timed_lock);
+		CHECK(pthread_join(t, NULL) == 0);
+	}
+	f = open_memstream(&buf, &len);
+	CHECK(f);
+	CHECK(kmutex_stat_print(f) >= 1);
+	fclose(f);
+	CHECK(stat_csv_row(buf, "stat_test_timed_lock", "mutex", row,
+			   sizeof(row), v));
+	printf("timed waits: %s (longest call %llu ns)\n", row,
+	       (unsigned long long)timed_call_max);
+	stat_check_sane(row, v);
+	CHECK_EQ(v[0], 3);
+	CHECK(v[5] >= 49500000);
+	CHECK(v[7] <= timed_call_max + timed_call_max / 100);
+	free(buf);
 	return 0;
 }
 
@@ -146,6 +206,8 @@ int main(int argc, char **argv)
 		return child_reset();
 	if (argc > 1 && !strcmp(argv[1], "off"))
 		return child_off();
+	if (argc > 1 && !strcmp(argv[1], "timed"))
+		return child_timed();
 	test_watchdog(120);
 	stat_tmp(err, sizeof(err), "err");
 	stat_tmp(out, sizeof(out), "out");
@@ -188,6 +250,7 @@ int main(int argc, char **argv)
 	CHECK(access(out, F_OK) != 0);
 
 	CHECK_EQ(stat_child("reset", "/dev/null", NULL, err), 0);
+	CHECK_EQ(stat_child("timed", "/dev/null", "csv", err), 0);
 	unlink(err);
 	printf("PASS\n");
 	return 0;
