@@ -500,7 +500,7 @@ static uint64_t mutex_cycle(struct mutex *lock, uint64_t *enter)
 		return ~0ull;
 	*enter = mutex_ticks();
 	if (!MUTEX_POLICY_NS)
-		ticks_calibrate();
+		ticks_calibrate(false);
 	max = mutex_cycle_max();
 	/* Also drops a count that went back (another CPU's counter). */
 	if (*enter - mutex_tl.acquired >= max)

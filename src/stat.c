@@ -207,7 +207,7 @@ void stat_begin(struct stat_wait *sw, const void *lock, const void *ip)
 	stat_caller.lock = NULL;
 	sw->sleeps = stat_sleeps;
 	/* Waiting anyway: the reads, and the ticks' rate, cost nothing. */
-	ticks_calibrate();
+	ticks_calibrate(true);
 	sw->t0_ticks = policy_ticks();
 	sw->t0 = now_ns() | 1;	/* never 0: 0 means off */
 }

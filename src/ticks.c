@@ -5,11 +5,13 @@
  *
  * x86 calibrates against now_ns() from readings made where a clock read
  * costs nothing, a thread that waits for a lock (the mutex's slow path
- * entry, lock_stat's wait start): the first one, then every later one
- * over a longer baseline, until the baseline is 100 ms (about 1e-6 of
- * error from the reads' jitter).  A reading whose two ticks reads, on
- * either side of the clock read, are far apart (a preemption between
- * them) is dropped.  aarch64 reads the rate from cntfrq_el0.  Until
+ * entry, until there is a rate; lock_stat's wait start, until the rate
+ * is exact): the first one, then every later one over a longer
+ * baseline (1 ms to 1 s for the first rate), until the baseline is
+ * 100 ms (about 1e-5 of error from the reads' jitter).  A reading whose
+ * two ticks reads, on either side of the clock read, are far apart (a
+ * preemption between them) is dropped, and one whose rate disagrees
+ * with the one we have (a suspend between the readings) starts over.  aarch64 reads the rate from cntfrq_el0.  Until
  * calibrated: 4 ticks per ns for bounds (ticks_from_ns()), and no
  * conversion (ticks_to_ns() fails: lock_stat reads the clock instead).
  * A fork() while a thread calibrates leaves the child uncalibrated (its
@@ -50,38 +52,68 @@ static void ticks_set(uint64_t dticks, uint64_t dns)
 			 4294967296.0), __ATOMIC_RELAXED);
 }
 
+/* Start again from this reading (keeping the rate, if there is one). */
+static void ticks_first(uint64_t ticks, uint64_t ns)
+{
+	cal.ticks = ticks;
+	cal.ns = ns;
+	cal.base = 0;
+}
+
+/* Whether @dticks in @dns is within 1% of the rate we have. */
+static bool ticks_agree(uint64_t dticks, uint64_t dns)
+{
+	double r = (double)dns / dticks * 4294967296.0 /
+		   (double)__atomic_load_n(&ns_per_tick, __ATOMIC_RELAXED);
+
+	return r > 0.99 && r < 1.01;
+}
+
 static void ticks_calibrate_clock(void)
 {
 	uint64_t a = policy_ticks(), ns = now_ns(), b = policy_ticks();
+	uint64_t dns;
 
 	if (b - a > TICKS_READ_MAX)
 		return;		/* preempted between the reads */
 	a += (b - a) / 2;
-	if (!cal.ns || ns - cal.ns > 10 * TICKS_BASE_MAX_NS) {
-		cal.ticks = a;	/* the first reading, or a stale one */
-		cal.ns = ns;
+	if (!cal.ns || a <= cal.ticks) {
+		ticks_first(a, ns);	/* the first, or another CPU's count */
 		return;
 	}
-	if (ns - cal.ns < TICKS_BASE_MIN_NS || ns - cal.ns <= cal.base ||
-	    a <= cal.ticks)
+	dns = ns - cal.ns;
+	if (dns < TICKS_BASE_MIN_NS || dns <= cal.base)
 		return;
-	cal.base = ns - cal.ns;
-	ticks_set(a - cal.ticks, cal.base);
-	if (cal.base >= TICKS_BASE_MAX_NS)
+	/*
+	 * A first rate from a baseline of at most 1 s; a longer one, which
+	 * a suspend may have crossed (the TSC may go on where the clock
+	 * stops), only if it agrees with the rate we have.
+	 */
+	if (cal.base ? !ticks_agree(a - cal.ticks, dns) :
+	    dns > 10 * TICKS_BASE_MAX_NS) {
+		ticks_first(a, ns);
+		return;
+	}
+	cal.base = dns;
+	ticks_set(a - cal.ticks, dns);
+	if (dns >= TICKS_BASE_MAX_NS)
 		__atomic_store_n(&cal.done, true, __ATOMIC_RELAXED);
 }
 
 /**
  * ticks_calibrate - take a reading for the rate of policy_ticks()
+ * @refine: go on until the rate is exact (lock_stat, which converts
+ *	waits with it), not only until there is one (the mutex's bound)
  *
  * Call where a clock read costs nothing: in a wait.  Cheap once done.
  * Not under Valgrind: Helgrind and DRD take the atomics that order the
  * rate's store and its loads for a race.
  */
-void ticks_calibrate(void)
+void ticks_calibrate(bool refine)
 {
 	if (POLICY_TICKS_NS || vg_running ||
-	    __atomic_load_n(&cal.done, __ATOMIC_RELAXED))
+	    __atomic_load_n(&cal.done, __ATOMIC_RELAXED) ||
+	    (!refine && __atomic_load_n(&ns_per_tick, __ATOMIC_RELAXED)))
 		return;
 #if defined(__aarch64__)
 	{

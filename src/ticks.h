@@ -14,7 +14,7 @@
 
 #include "cpu.h"
 
-void ticks_calibrate(void);
+void ticks_calibrate(bool refine);
 uint64_t ticks_from_ns(uint64_t ns);
 bool ticks_to_ns(uint64_t ticks, uint64_t *ns);
 

@@ -223,7 +223,14 @@ static __no_context_analysis void run_rwsem_woken(void)
 		__atomic_store_n(&in_handler, 0, __ATOMIC_RELAXED);
 		down_write(&rw);
 		CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
-		WAIT_UNTIL(test_waiters(&rw.wait_list) >= 1, 5000);
+		/*
+		 * Queued, and out of wait_lock (which it holds while it
+		 * queues): a handler run inside it would block our
+		 * up_write() on wait_lock for ever.
+		 */
+		WAIT_UNTIL(test_waiters(&rw.wait_list) >= 1 &&
+			   !__atomic_load_n(&rw.wait_lock, __ATOMIC_ACQUIRE),
+			   5000);
 		CHECK(pthread_kill(r, SIGUSR1) == 0);
 		WAIT_UNTIL(__atomic_load_n(&in_handler, __ATOMIC_ACQUIRE), 5000);
 		up_write(&rw);
