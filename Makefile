@@ -4,6 +4,7 @@
 #   make            static and shared library in build/
 #   make test       the test suite (tests/run): unit, stress, busted-lock
 #                   checks, spin model, install + pkg-config
+#   make test-clang the test suite built with clang, in build-clang/
 #   make test-asan  the test suite under ASan+UBSan, in build-asan/
 #   make test-tsan  the test suite under ThreadSanitizer, in build-tsan/
 #   make test-memcheck  the C tests under Valgrind's memcheck
@@ -157,11 +158,11 @@ test: all $(TESTS)
 .PHONY: test-asan test-tsan
 SAN_SCALE ?= 0.25
 test-asan:
-	KMUTEX_SANITIZER=asan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_MODELS) \
+	KMUTEX_SANITIZER=asan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_SOURCE_TESTS) \
 		$(MAKE) test B=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all"
 test-tsan:
-	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_MODELS) \
+	KMUTEX_SANITIZER=tsan KMUTEX_TEST_SCALE=$(SAN_SCALE) $(NO_SOURCE_TESTS) \
 		$(MAKE) test B=build-tsan CFLAGS="-O1 -g -fsanitize=thread"
 
 # The C tests under Valgrind's memcheck, in build-memcheck/ (DWARF 4:
