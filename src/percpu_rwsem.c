@@ -19,8 +19,11 @@
  *                   leave on another CPU than it came in on, so a single
  *                   counter may go negative; only the sum (in unsigned,
  *                   wrapping, arithmetic) is the number of readers inside.
- *   block           1 while a writer holds the inner rwsem for writing
- *                   (set after down_write, cleared before up_write).
+ *   block           nonzero while a writer holds the inner rwsem for
+ *                   writing (set after down_write, cleared before
+ *                   up_write): PERCPU_HELD once it holds the lock, while
+ *                   it drains the readers PERCPU_DRAINING tagged with
+ *                   its process's fork generation (percpu_fork_recover()).
  *   writer_seq      a futex word: the draining writer sleeps on it, a
  *                   leaving reader that sees block bumps it and wakes.
  *   rwsem           writers take it for writing; readers that find
@@ -36,9 +39,10 @@
  *                 release/acquire), so that writer's sum sees it.
  * Reader (up):    count-- on its slot (now); FULL BARRIER; load block;
  *                 if 1: writer_seq++ and futex_wake(writer_seq).
- * Writer (down):  down_write(rwsem); block = 1; FULL BARRIER; loop
- *                 { seq = load writer_seq; FULL BARRIER; sum the slots;
- *                 0: done; else futex_wait(writer_seq, seq) }.
+ * Writer (down):  down_write(rwsem); block = DRAINING; FULL BARRIER;
+ *                 loop { seq = load writer_seq; FULL BARRIER; sum the
+ *                 slots; 0: done; else futex_wait(writer_seq, seq) };
+ *                 block = HELD (both nonzero: "1" to the readers).
  * Writer (up):    block = 0 (release); up_write(rwsem).
  *
  * Why no reader is missed and no wake-up lost: the reader's "count++;
@@ -68,6 +72,7 @@
 #include <linux/percpu-rwsem.h>
 
 #include "futex.h"
+#include "waiter.h"
 
 #define MAX_SLOTS	4096u
 
@@ -150,6 +155,43 @@ static void reader_leave(struct percpu_rw_semaphore *sem)
 	}
 }
 
+#define PERCPU_HELD		1
+#define PERCPU_DRAINING		3	/* | fork generation << 2 */
+
+/* What a writer draining the readers in this process stores in block. */
+static int percpu_drain_tag(void)
+{
+	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+
+	return (int)(PERCPU_DRAINING | (gen & 0x1fffffffu) << 2);
+}
+
+/*
+ * fork() while a writer of the parent drained the readers, the forking
+ * thread one of them (found in review): the child has that writer's
+ * block and its hold of the inner rwsem, and not the writer, so its
+ * readers and writers would wait on them for ever.  The first one here
+ * that sees the block of a writer of another process clears it and
+ * releases the inner rwsem for it, as if it had given up; docs/porting.md
+ * promises that a lock the forking thread held works in the child.  Only
+ * one of racing callers wins the CAS.  A writer that held the lock
+ * already (PERCPU_HELD) is another thread's hold: it stays, as with any
+ * lock.  Returns whether it cleared one.
+ */
+static bool percpu_fork_recover(struct percpu_rw_semaphore *sem)
+{
+	int b = __atomic_load_n(&sem->block, __ATOMIC_RELAXED);
+
+	if ((b & PERCPU_DRAINING) != PERCPU_DRAINING || b == percpu_drain_tag())
+		return false;
+	if (!__atomic_compare_exchange_n(&sem->block, &b, 0, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		return false;
+	/* Not up_write(): that writer's hold, not ours, in both builds. */
+	__kmutex_rwsem_up(&sem->rwsem, 0);
+	return true;
+}
+
 /*
  * The instrumentation hooks (kmutex/hooks.h) see a percpu rwsem as one
  * reader-writer lock, @sem: its fast paths are here, not inline.
@@ -163,6 +205,8 @@ KMUTEX_API int kmutex_percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
 	if (__kmutex_likely(reader_enter(sem)))
 		return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
 	reader_leave(sem);
+	if (percpu_fork_recover(sem) && reader_enter(sem))
+		return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
 	return __kmutex_hook_trylocked(sem, PERCPU_TRY, 0);
 }
 
@@ -171,6 +215,7 @@ KMUTEX_API void kmutex_percpu_down_read(struct percpu_rw_semaphore *sem)
 	__kmutex_hook_acquire(sem, PERCPU_READ);
 	if (__kmutex_unlikely(!reader_enter(sem))) {
 		reader_leave(sem);
+		percpu_fork_recover(sem);
 		/* Slow: wait for the writer, counted under its rwsem. */
 		down_read(&sem->rwsem);
 		__atomic_fetch_add(this_count(sem), 1, __ATOMIC_RELAXED);
@@ -204,8 +249,9 @@ static unsigned int readers(struct percpu_rw_semaphore *sem)
 KMUTEX_API void kmutex_percpu_down_write(struct percpu_rw_semaphore *sem)
 {
 	__kmutex_hook_acquire(sem, 0);
+	percpu_fork_recover(sem);
 	down_write(&sem->rwsem);
-	__atomic_store_n(&sem->block, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sem->block, percpu_drain_tag(), __ATOMIC_SEQ_CST);
 	for (;;) {
 		int seq = __atomic_load_n(&sem->writer_seq, __ATOMIC_SEQ_CST);
 
@@ -213,6 +259,8 @@ KMUTEX_API void kmutex_percpu_down_write(struct percpu_rw_semaphore *sem)
 			break;
 		futex_wait(&sem->writer_seq, seq);
 	}
+	/* RELAXED: still nonzero; only percpu_fork_recover() tells apart. */
+	__atomic_store_n(&sem->block, PERCPU_HELD, __ATOMIC_RELAXED);
 	__kmutex_hook_acquired(sem, 0, true);
 }
 

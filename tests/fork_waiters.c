@@ -17,6 +17,11 @@
  * readers says one is still to come, which the child does not have.
  * Before the fix the child waited for it: a reader of the child queued
  * behind a writer was left asleep by the writer's up_write().
+ *
+ * And the percpu rw_semaphore whose writer drains the readers, the
+ * forking thread one of them (found in review): that writer holds the
+ * inner rwsem and has raised the block.  Before the fix every reader
+ * and writer of the child waited on them for ever.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,6 +31,7 @@
 
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/percpu-rwsem.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 
@@ -257,6 +263,77 @@ static __no_context_analysis void run_rwsem_woken(void)
 	CHECK_EQ(woken_readers(), 0);
 }
 
+DEFINE_STATIC_PERCPU_RWSEM(pcpu);
+static long pcpu_shared;
+
+/* The parent's writer: waits for the forking thread's read hold. */
+static __no_context_analysis void *pcpu_writer(void *arg)
+{
+	(void)arg;
+	percpu_down_write(&pcpu);
+	percpu_up_write(&pcpu);
+	return NULL;
+}
+
+/* In the child: readers and writers, all through the slow paths too. */
+static __no_context_analysis void *pcpu_contender(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 20000; i++) {
+		if (i % 4) {
+			percpu_down_read(&pcpu);
+			CHECK(__atomic_load_n(&pcpu_shared, __ATOMIC_RELAXED) >= 0);
+			percpu_up_read(&pcpu);
+			continue;
+		}
+		if (i % 8 == 0 && percpu_down_read_trylock(&pcpu))
+			percpu_up_read(&pcpu);
+		percpu_down_write(&pcpu);
+		pcpu_shared++;
+		percpu_up_write(&pcpu);
+	}
+	return NULL;
+}
+
+static __no_context_analysis void child_pcpu(void)
+{
+	pthread_t t[2];
+	int i;
+
+	alarm(20);	/* a hang kills the child: the parent sees it */
+	percpu_up_read(&pcpu);	/* the forking thread's hold */
+	for (i = 0; i < 2; i++)
+		CHECK(pthread_create(&t[i], NULL, pcpu_contender, NULL) == 0);
+	pcpu_contender(NULL);
+	for (i = 0; i < 2; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
+	CHECK_EQ(pcpu_shared, 3 * 5000);
+	_exit(0);
+}
+
+static __no_context_analysis void run_percpu_draining(void)
+{
+	pthread_t w;
+	pid_t pid;
+	int status;
+
+	percpu_down_read(&pcpu);
+	CHECK(pthread_create(&w, NULL, pcpu_writer, NULL) == 0);
+	/* The writer has raised the block: it drains (we are a reader). */
+	WAIT_UNTIL(__atomic_load_n(&pcpu.block, __ATOMIC_RELAXED) != 0, 5000);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		child_pcpu();
+	CHECK(waitpid(pid, &status, 0) == pid);
+	printf("percpu rwsem: child status %#x\n", status);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	percpu_up_read(&pcpu);	/* and the parent's writer goes on */
+	CHECK(pthread_join(w, NULL) == 0);
+}
+
 int main(void)
 {
 	test_watchdog(120);
@@ -265,5 +342,6 @@ int main(void)
 	run(SEM, "semaphore");
 	run(COMPLETION, "completion");
 	run_rwsem_woken();
+	run_percpu_draining();
 	return 0;
 }
