@@ -282,9 +282,20 @@ static int ww_sleep(struct ww_mutex *lock, struct ww_waiter *me, bool intr)
 /*
  * @me gives up (wait_lock held).  As mutex.c's mutex_leave(): if the
  * lock is free, a wake-up may have been meant for @me: pass it on.
+ *
+ * If it is held with count 0, its holder took it on the fast path after
+ * an unlock that woke @me, and did not check the waiters (it saw no
+ * count < 0): @me, woken, was to check them when it tried again.  It
+ * does so now, against that holder (found in review: an older waiter
+ * holding locks was left asleep behind a younger holder that nobody
+ * wounded, a deadlock once that holder waited for one of its locks).
+ * The CAS and the load of lock->ctx are the queueing xchg's handshake
+ * with the fast path's store of ctx and load of count (top of the
+ * file): a holder whose ctx we miss sees count -1 and checks them.
  */
-static void ww_leave(struct mutex *m, struct ww_waiter *me)
+static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 {
+	struct mutex *m = &lock->base;
 	struct kmutex_waiter *next;
 	int held = 0;
 
@@ -293,8 +304,11 @@ static void ww_leave(struct mutex *m, struct ww_waiter *me)
 	if (!next)
 		return;
 	if (__atomic_compare_exchange_n(&m->count, &held, -1, false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+		ww_check_waiters(lock, __atomic_load_n(&lock->ctx,
+						       __ATOMIC_SEQ_CST), NULL);
 		return;
+	}
 	if (held == 1 && waiter_state(next) == WAITER_SLEEPING) {
 		waiter_set_state(next, WAITER_WOKEN);
 		waiter_wake(next);
@@ -397,7 +411,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 			me.w.want_handoff = 1;
 		waiter_set_state(&me.w, WAITER_SLEEPING);
 	}
-	ww_leave(&lock->base, &me);
+	ww_leave(lock, &me);
 	wait_lock_release(&lock->base.wait_lock);
 	return ret;
 deadlk:

@@ -388,6 +388,90 @@ static void behind_sleeping_older(struct ww_class *c)
 	pthread_join(tb, NULL);
 }
 
+/*
+ * Found in review: a waiter woken by an unlock leaves (-EINTR) while a
+ * younger context took the lock on the fast path, which did not check
+ * the waiters.  The one left asleep, older and holding a lock, must
+ * still wound that holder; before the fix nobody did, and the holder
+ * could have waited for the older one's lock: a deadlock.
+ */
+static struct ww_acquire_ctx lw, lo, ly;	/* oldest to youngest */
+static int lw_ret, lo_ret, ly_step, lw_go, lw_in_handler;
+
+static void lw_hold(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&lw_in_handler, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&lw_go, __ATOMIC_ACQUIRE))
+		test_sleep_ms(1);
+}
+
+static void *lw_fn(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&lw_ret, ww_mutex_lock_interruptible(&l1, &lw),
+			 __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *lo_fn(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(ww_mutex_lock(&l2, &lo), 0);
+	__atomic_store_n(&lo_ret, ww_mutex_lock(&l1, &lo), __ATOMIC_RELEASE);
+	ww_mutex_unlock(&l1);
+	ww_mutex_unlock(&l2);
+	return NULL;
+}
+
+static void *ly_fn(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(ww_mutex_lock(&l1, &ly), 0);	/* the fast path: count 1 */
+	CHECK_EQ(__atomic_load_n(&l1.base.count, __ATOMIC_RELAXED), 0);
+	__atomic_store_n(&ly_step, 1, __ATOMIC_RELEASE);
+	WAIT_UNTIL(__atomic_load_n(&ly_step, __ATOMIC_ACQUIRE) == 2, 10000);
+	/* Wounded while it held l1: its next lock backs off. */
+	CHECK_EQ(ww_mutex_lock(&l3, &ly), -EDEADLK);
+	ww_mutex_unlock(&l1);
+	return NULL;
+}
+
+static void leaver_checks(void)
+{
+	pthread_t tw, to, ty;
+
+	init_locks(&ww_class);
+	test_handle_signal(SIGUSR2, lw_hold, 0);
+	ww_acquire_init(&lw, &ww_class);
+	ww_acquire_init(&lo, &ww_class);
+	ww_acquire_init(&ly, &ww_class);
+	lw_ret = lo_ret = 1;
+	CHECK_EQ(ww_mutex_lock(&l1, NULL), 0);
+	CHECK(pthread_create(&tw, NULL, lw_fn, NULL) == 0);
+	WAIT_UNTIL(queued(&l1) == 1, 10000);
+	test_sleep_ms(50);		/* asleep in futex(2) by now */
+	CHECK(pthread_create(&to, NULL, lo_fn, NULL) == 0);
+	WAIT_UNTIL(queued(&l1) == 2 &&
+		   __atomic_load_n(&lo.sleeping, __ATOMIC_RELAXED), 10000);
+	pthread_kill(tw, SIGUSR2);
+	WAIT_UNTIL(__atomic_load_n(&lw_in_handler, __ATOMIC_ACQUIRE), 10000);
+	ww_mutex_unlock(&l1);		/* wakes W, frees l1 (count 1) */
+	CHECK(pthread_create(&ty, NULL, ly_fn, NULL) == 0);
+	WAIT_UNTIL(__atomic_load_n(&ly_step, __ATOMIC_ACQUIRE) == 1, 10000);
+	__atomic_store_n(&lw_go, 1, __ATOMIC_RELEASE);
+	pthread_join(tw, NULL);
+	CHECK_EQ(lw_ret, -EINTR);
+	CHECK_EQ(__atomic_load_n(&ly.wounded, __ATOMIC_RELAXED), 1);
+	__atomic_store_n(&ly_step, 2, __ATOMIC_RELEASE);
+	pthread_join(ty, NULL);
+	pthread_join(to, NULL);
+	CHECK_EQ(lo_ret, 0);
+	ww_acquire_fini(&lw);
+	ww_acquire_fini(&lo);
+	ww_acquire_fini(&ly);
+}
+
 int main(void)
 {
 	struct ww_class *classes[] = { &wd_class, &ww_class };
@@ -406,5 +490,6 @@ int main(void)
 		for (round = 0; round < 20; round++)
 			cycle(classes[i]);
 	}
+	leaver_checks();
 	return 0;
 }
