@@ -8,9 +8,10 @@
  * A ww_mutex is a struct mutex (count, wait_lock, wait_list: the
  * protocol of src/mutex.c, unchanged) and the holder's context.  Its
  * waiters are struct ww_waiter, a struct kmutex_waiter plus a context,
- * queued on the mutex's wait list in stamp order (oldest first, no
- * context last), so that the mutex's own unlock (src/mutex.c) wakes the
- * oldest waiter.  A waiter here follows the mutex waiter's steps (under
+ * queued on the mutex's wait list, those with a context in stamp order
+ * (oldest first) and the contextless where they came (ww_enqueue()), so
+ * that the mutex's own unlock (src/mutex.c) wakes the oldest waiter, or
+ * a contextless one queued before it.  A waiter here follows the mutex waiter's steps (under
  * wait_lock: xchg(count, -1), queue, sleep; woken, xchg again) and, each
  * time the lock is still held, checks the rules against the holder:
  *
@@ -126,7 +127,15 @@ static void ww_purge(struct mutex *m)
 	}
 }
 
-/* Queue @me in stamp order: before the first younger or contextless. */
+/*
+ * Queue @me: with a context, before the first younger waiter with one
+ * (the waiters with a context stay in stamp order); without one, last.
+ * The contextless keep their place among the others, as in the kernel
+ * (__ww_mutex_add_waiter() skips them "to avoid starving them"): queued
+ * behind every waiter with a context, as before (found in review), one
+ * waited as long as any came, since unlocks wake and hand over to the
+ * first waiter only.
+ */
 static void ww_enqueue(struct mutex *m, struct ww_waiter *me)
 {
 	struct kmutex_list *pos = &m->wait_list, *n;
@@ -135,13 +144,24 @@ static void ww_enqueue(struct mutex *m, struct ww_waiter *me)
 		ww_for_each(n, &m->wait_list) {
 			struct ww_waiter *x = ww_entry(n);
 
-			if (!x->ctx || ww_older(me->ctx, x->ctx)) {
+			if (x->ctx && ww_older(me->ctx, x->ctx)) {
 				pos = n;
 				break;
 			}
 		}
 	}
 	list_add_tail(&me->w.node, pos);	/* before pos */
+}
+
+/* Is a waiter with a context queued ahead of @me? */
+static bool ww_ctx_ahead(struct mutex *m, struct ww_waiter *me)
+{
+	struct kmutex_list *n;
+
+	for (n = m->wait_list.next; n != &me->w.node; n = n->next)
+		if (ww_entry(n)->ctx)
+			return true;
+	return false;
 }
 
 /* Wake @x to look at the lock again (wait_lock held keeps it alive). */
@@ -238,7 +258,7 @@ static void ww_check_waiters(struct ww_mutex *lock,
 		struct ww_waiter *x = ww_entry(n);
 
 		if (!x->ctx)
-			break;		/* the contextless are last */
+			continue;	/* no rules for them */
 		if (x->ctx != self &&
 		    ww_must_back_off(wait_die, x, owner, first))
 			ww_wake(x);
@@ -391,7 +411,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 	for (;;) {
 		owner = __atomic_load_n(&lock->ctx, __ATOMIC_SEQ_CST);
 		if (ctx && ww_must_back_off(ww_is_wait_die(lock, ctx), &me,
-				owner, lock->base.wait_list.next == &me.w.node)) {
+				owner, !ww_ctx_ahead(&lock->base, &me))) {
 			ret = -EDEADLK;
 			ctx->contending_lock = lock;
 			break;

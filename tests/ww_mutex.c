@@ -472,6 +472,67 @@ static void leaver_checks(void)
 	ww_acquire_fini(&ly);
 }
 
+/*
+ * Found in review: a contextless ww_mutex_lock() queued behind every
+ * waiter with a context, and unlocks wake the first waiter only, so it
+ * waited as long as contexts kept coming (5 s, until they stopped).
+ */
+#define NSTREAM 3
+static int stream_stop;
+
+static void *stream_fn(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&stream_stop, __ATOMIC_RELAXED)) {
+		struct ww_acquire_ctx c;
+
+		ww_acquire_init(&c, &ww_class);
+		CHECK_EQ(ww_mutex_lock(&l1, &c), 0);
+		nanosleep(&(struct timespec){ .tv_nsec = 200000 }, NULL);
+		ww_mutex_unlock(&l1);
+		ww_acquire_fini(&c);
+	}
+	return NULL;
+}
+
+/* Stops the stream after 5 s (2: the contextless lock came first). */
+static void *stream_stopper(void *arg)
+{
+	int ms, zero = 0;
+
+	(void)arg;
+	for (ms = 0; ms < 5000; ms += 10) {
+		if (__atomic_load_n(&stream_stop, __ATOMIC_RELAXED))
+			return NULL;
+		test_sleep_ms(10);
+	}
+	__atomic_compare_exchange_n(&stream_stop, &zero, 1, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void contextless_not_starved(void)
+{
+	pthread_t t[NSTREAM], stopper;
+	int i;
+
+	init_locks(&ww_class);
+	stream_stop = 0;
+	for (i = 0; i < NSTREAM; i++)
+		CHECK(pthread_create(&t[i], NULL, stream_fn, NULL) == 0);
+	test_sleep_ms(50);
+	CHECK(pthread_create(&stopper, NULL, stream_stopper, NULL) == 0);
+	CHECK_EQ(ww_mutex_lock(&l1, NULL), 0);
+	/* Taken while the stream still ran (5 s: a generous bound). */
+	i = 0;
+	CHECK(__atomic_compare_exchange_n(&stream_stop, &i, 2, false,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	ww_mutex_unlock(&l1);
+	pthread_join(stopper, NULL);
+	for (i = 0; i < NSTREAM; i++)
+		pthread_join(t[i], NULL);
+}
+
 int main(void)
 {
 	struct ww_class *classes[] = { &wd_class, &ww_class };
@@ -491,5 +552,6 @@ int main(void)
 			cycle(classes[i]);
 	}
 	leaver_checks();
+	contextless_not_starved();
 	return 0;
 }
