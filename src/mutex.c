@@ -646,6 +646,12 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	if (mutex_spin(lock))
 		return 0;
 	mutex_check_and_lock(lock, site);
+	/*
+	 * fork() as an unlock handed the lock to a thread of the parent
+	 * (found in review): nobody here owns it.  Free it for the xchg.
+	 */
+	if (waiter_purge(&lock->wait_list))
+		__atomic_store_n(&lock->count, 1, __ATOMIC_RELAXED);
 	/* ACQUIRE pairs with the unlock's RELEASE (CAS or store of 1). */
 	if (__atomic_exchange_n(&lock->count, -1, __ATOMIC_ACQUIRE) == 1) {
 		mutex_acquired(lock, NULL);

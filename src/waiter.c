@@ -130,26 +130,56 @@ static void __attribute__((constructor)) waiter_fork_setup(void)
 }
 
 /**
+ * waiter_stale - drop one node that a fork() copied from the parent
+ * @w: a node of a thread this process does not have, on a wait list
+ *	whose lock the caller holds
+ *
+ * Return: whether it had been handed what it waited for (WAITER_HANDOFF)
+ * and had not run since: a lock handed to it has no owner here.
+ */
+bool waiter_stale(struct kmutex_waiter *w)
+{
+	bool handed = waiter_state(w) == WAITER_HANDOFF;
+
+	list_del(&w->node);
+	return handed;
+}
+
+/**
+ * waiter_purge - drop the nodes a fork() copied from the parent
+ * @head: the wait list, under its lock
+ *
+ * Nodes of threads the child does not have sit at the front, since every
+ * waiter of the child queues after them.  Their memory (the parent
+ * threads' stacks) is still mapped in the child.
+ *
+ * Return: whether one of them had been handed the lock (waiter_stale()).
+ */
+bool waiter_purge(struct kmutex_list *head)
+{
+	struct kmutex_waiter *w;
+	/* RELAXED: see waiter_stamp(). */
+	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+	bool handed = false;
+
+	while ((w = list_first_entry_or_null(head, struct kmutex_waiter,
+					     node)) && w->fork_gen != gen)
+		handed |= waiter_stale(w);
+	return handed;
+}
+
+/**
  * waiter_first - the first waiter of a wait list, under its lock
  * @head: the wait list
  *
- * Nodes that a fork() copied from the parent, of threads the child does
- * not have, are unlinked on the way: they sit at the front, since every
- * waiter of the child queues after them.  Their memory (the parent
- * threads' stacks) is still mapped in the child.
+ * Drops the nodes of a fork()'s parent on the way (waiter_purge()).
  *
  * Return: the first waiter of this process, or NULL.
  */
 struct kmutex_waiter *waiter_first(struct kmutex_list *head)
 {
-	struct kmutex_waiter *w;
-	/* RELAXED: see waiter_stamp(). */
-	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
-
-	while ((w = list_first_entry_or_null(head, struct kmutex_waiter,
-					     node)) && w->fork_gen != gen)
-		list_del(&w->node);
-	return w;
+	waiter_purge(head);
+	return list_first_entry_or_null(head, struct kmutex_waiter, node);
 }
 
 /**

@@ -58,6 +58,8 @@ static inline void waiter_stamp(struct kmutex_waiter *w)
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 }
 
+bool waiter_stale(struct kmutex_waiter *w);
+bool waiter_purge(struct kmutex_list *head);
 struct kmutex_waiter *waiter_first(struct kmutex_list *head);
 
 /*

@@ -112,19 +112,22 @@ static unsigned int ww_acquired(struct ww_acquire_ctx *ctx)
 	for ((pos) = (head)->next; (pos) != (head); (pos) = (pos)->next)
 
 /*
- * Drop the nodes a fork() copied from the parent (see waiter_first());
- * with stamp order they need not be at the front.
+ * Drop the nodes a fork() copied from the parent (see waiter_purge());
+ * with stamp order they need not be at the front.  Returns whether one
+ * had been handed the lock, which then has no owner.
  */
-static void ww_purge(struct mutex *m)
+static bool ww_purge(struct mutex *m)
 {
 	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 	struct kmutex_list *n, *next;
+	bool handed = false;
 
 	for (n = m->wait_list.next; n != &m->wait_list; n = next) {
 		next = n->next;
 		if (ww_entry(n)->w.fork_gen != gen)
-			list_del(n);
+			handed |= waiter_stale(&ww_entry(n)->w);
 	}
+	return handed;
 }
 
 /*
@@ -335,7 +338,8 @@ static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 	}
 }
 
-static void ww_lock_wait_lock(struct ww_mutex *lock, const char *site)
+/* Returns ww_purge()'s answer. */
+static bool ww_lock_wait_lock(struct ww_mutex *lock, const char *site)
 {
 	int c = __atomic_load_n(&lock->base.count, __ATOMIC_RELAXED);
 
@@ -347,7 +351,7 @@ static void ww_lock_wait_lock(struct ww_mutex *lock, const char *site)
 	wait_lock_acquire(&lock->base.wait_lock);
 	wait_list_check(&lock->base.wait_list, site, "ww_mutex", lock,
 			"ww_mutex_init");
-	ww_purge(&lock->base);
+	return ww_purge(&lock->base);
 }
 
 /* The new holder (wait_lock held): record @ctx, check the waiters. */
@@ -397,7 +401,12 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		return 0;
 	}
 #endif
-	ww_lock_wait_lock(lock, "ww_mutex_lock");
+	/*
+	 * fork() as an unlock handed the lock to a thread of the parent
+	 * (found in review): nobody here owns it.  Free it for the xchg.
+	 */
+	if (ww_lock_wait_lock(lock, "ww_mutex_lock"))
+		__atomic_store_n(&lock->base.count, 1, __ATOMIC_RELAXED);
 	if (__atomic_exchange_n(&lock->base.count, -1, __ATOMIC_SEQ_CST) == 1) {
 		ww_acquired_slow(lock, ctx);
 		wait_lock_release(&lock->base.wait_lock);

@@ -263,6 +263,103 @@ static __no_context_analysis void run_rwsem_woken(void)
 	CHECK_EQ(woken_readers(), 0);
 }
 
+/*
+ * The mutex handed by an unlock to a starving waiter of the parent that
+ * had not run yet (found in review): the lock then belongs to a thread
+ * the child does not have.  Before the fix the child's first
+ * mutex_lock() slept for ever.
+ */
+static int handed_done;
+
+static __no_context_analysis void *handed_waiter(void *arg)
+{
+	(void)arg;
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	__atomic_store_n(&handed_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static __no_context_analysis void child_handed(void)
+{
+	pthread_t t[2];
+	int i;
+
+	alarm(20);	/* a hang kills the child: the parent sees it */
+	prim = MUTEX;
+	shared = 0;
+	for (i = 0; i < 2; i++)
+		CHECK(pthread_create(&t[i], NULL, contender, NULL) == 0);
+	contender(NULL);
+	for (i = 0; i < 2; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
+	CHECK_EQ(shared, 60000);
+	_exit(0);
+}
+
+/*
+ * The waiter loses the lock to us once after a wake-up (it then asks for
+ * a handoff, mutex.c's starvation rule), is caught in a signal handler,
+ * and our unlock hands it the lock (count stays -1); we fork then.
+ */
+static __no_context_analysis void run_mutex_handed(void)
+{
+	const char *san = getenv("KMUTEX_SANITIZER");
+	pthread_t t;
+	pid_t pid;
+	int status, tries;
+
+	if (san && !strcmp(san, "memcheck")) {
+		/*
+		 * memcheck takes the stack of a thread caught in a signal
+		 * handler at the fork for uninitialised in the child, and
+		 * the child reads the node there to drop it.
+		 */
+		printf("SKIP: mutex handoff: under memcheck\n");
+		return;
+	}
+	for (tries = 1;; tries++) {
+		__atomic_store_n(&in_handler, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&handed_done, 0, __ATOMIC_RELAXED);
+		mutex_lock(&m);
+		CHECK(pthread_create(&t, NULL, handed_waiter, NULL) == 0);
+		WAIT_UNTIL(test_waiters(&m.wait_list) >= 1, 5000);
+		test_sleep_ms(20);	/* asleep, queued 1 ms ago */
+		mutex_unlock(&m);	/* wakes it ... */
+		mutex_lock(&m);		/* ... and takes it first (mostly) */
+		test_sleep_ms(20);	/* it asked for a handoff, sleeps */
+		if (!__atomic_load_n(&handed_done, __ATOMIC_ACQUIRE) &&
+		    !__atomic_load_n(&m.wait_lock, __ATOMIC_ACQUIRE)) {
+			CHECK(pthread_kill(t, SIGUSR1) == 0);
+			WAIT_UNTIL(__atomic_load_n(&in_handler,
+						   __ATOMIC_ACQUIRE), 5000);
+			mutex_unlock(&m);
+			if (__atomic_load_n(&m.count, __ATOMIC_RELAXED) == -1)
+				break;		/* handed over */
+			CHECK(write(hold_pipe[1], "x", 1) == 1);
+		} else {
+			mutex_unlock(&m);
+		}
+		CHECK(pthread_join(t, NULL) == 0);
+		if (tries == 50) {
+			printf("SKIP: mutex handoff: not handed in 50 tries "
+			       "(a slow machine)\n");
+			return;
+		}
+	}
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		child_handed();
+	CHECK(waitpid(pid, &status, 0) == pid);
+	printf("mutex, handed over: child status %#x (%d tries)\n", status,
+	       tries);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(write(hold_pipe[1], "x", 1) == 1);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(__atomic_load_n(&handed_done, __ATOMIC_ACQUIRE));
+}
+
 DEFINE_STATIC_PERCPU_RWSEM(pcpu);
 static long pcpu_shared;
 
@@ -342,6 +439,7 @@ int main(void)
 	run(SEM, "semaphore");
 	run(COMPLETION, "completion");
 	run_rwsem_woken();
+	run_mutex_handed();
 	run_percpu_draining();
 	return 0;
 }
