@@ -118,10 +118,18 @@ void wake_q_wake(struct wake_q *q)
 }
 
 unsigned int waiter_fork_gen;
+__thread char waiter_self __attribute__((tls_model("initial-exec")));
+const void *waiter_forker;
 
+/*
+ * In the child, run by the thread that forked (the child has no other:
+ * no atomics).  Its own waiters stay live: the same thread, at the same
+ * address, waits on in the child.
+ */
 static void waiter_fork_child(void)
 {
-	waiter_fork_gen++;	/* the child has one thread: no atomics */
+	waiter_fork_gen++;
+	waiter_forker = &waiter_self;
 }
 
 static void __attribute__((constructor)) waiter_fork_setup(void)
@@ -150,8 +158,9 @@ bool waiter_stale(struct kmutex_waiter *w)
  * @head: the wait list, under its lock
  *
  * Nodes of threads the child does not have sit at the front, since every
- * waiter of the child queues after them.  Their memory (the parent
- * threads' stacks) is still mapped in the child.
+ * waiter of the child queues after them, but for the forking thread's
+ * own (waiter_is_stale()): those behind it go when it has left.  Their
+ * memory (the parent threads' stacks) is still mapped in the child.
  *
  * Return: whether one of them had been handed the lock (waiter_stale()).
  */
@@ -163,7 +172,7 @@ bool waiter_purge(struct kmutex_list *head)
 	bool handed = false;
 
 	while ((w = list_first_entry_or_null(head, struct kmutex_waiter,
-					     node)) && w->fork_gen != gen)
+					     node)) && waiter_is_stale(w, gen))
 		handed |= waiter_stale(w);
 	return handed;
 }

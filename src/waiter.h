@@ -28,6 +28,7 @@ struct kmutex_waiter {
 	int flags;			/* per-primitive (rwsem: reader/writer) */
 	uint64_t since;			/* when it queued, ns, CLOCK_MONOTONIC */
 	unsigned int fork_gen;		/* waiter_fork_gen when it queued */
+	const void *thread;		/* &waiter_self of its thread */
 };
 
 /*
@@ -51,11 +52,34 @@ static inline void waiter_init(struct kmutex_waiter *w, int flags)
  */
 extern unsigned int waiter_fork_gen;
 
-/* Stamp @w as queued now, in this process. */
+/*
+ * One byte per thread, whose address names the thread; and that of the
+ * thread that forked this process (NULL in the first process).  The
+ * forking thread's own waiter is not a parent's: fork() is allowed in a
+ * signal handler, also one that interrupted a wait (found in review:
+ * the child dropped the forking thread's node, lost its wake-up and
+ * unlinked it twice).
+ */
+extern __thread char waiter_self __attribute__((tls_model("initial-exec")));
+extern const void *waiter_forker;
+
+/* Stamp @w as queued now, in this process, by this thread. */
 static inline void waiter_stamp(struct kmutex_waiter *w)
 {
 	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+	w->thread = &waiter_self;
+}
+
+/*
+ * Whether @w, queued, is a node of a thread this process does not have:
+ * queued before the last fork(), by another thread than the one that
+ * forked.  @gen: waiter_fork_gen.
+ */
+static inline bool waiter_is_stale(const struct kmutex_waiter *w,
+				   unsigned int gen)
+{
+	return w->fork_gen != gen && w->thread != waiter_forker;
 }
 
 bool waiter_stale(struct kmutex_waiter *w);

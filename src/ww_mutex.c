@@ -124,7 +124,7 @@ static bool ww_purge(struct mutex *m)
 
 	for (n = m->wait_list.next; n != &m->wait_list; n = next) {
 		next = n->next;
-		if (ww_entry(n)->w.fork_gen != gen)
+		if (waiter_is_stale(&ww_entry(n)->w, gen))
 			handed |= waiter_stale(&ww_entry(n)->w);
 	}
 	return handed;

@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <linux/completion.h>
@@ -360,6 +361,81 @@ static __no_context_analysis void run_mutex_handed(void)
 	CHECK(__atomic_load_n(&handed_done, __ATOMIC_ACQUIRE));
 }
 
+/*
+ * fork() in a signal handler that interrupted the thread's own down()
+ * (found in review; fork() is async-signal-safe): the child's one thread
+ * goes on waiting there.  Before the fix the child took its node for a
+ * parent's, dropped it, and the up() that followed was lost.
+ */
+static DEFINE_SEMAPHORE(hsem, 0);
+static pid_t hchild, hparent;
+
+static void hup(int sig)
+{
+	(void)sig;
+	up(&hsem);	/* allowed in a handler */
+}
+
+static void hfork(int sig)
+{
+	struct sigaction sa = { .sa_handler = hup };
+	struct itimerval it = { .it_value = { .tv_usec = 50000 } };
+	pid_t pid;
+
+	(void)sig;
+	pid = fork();
+	if (pid != 0) {
+		__atomic_store_n(&hchild, pid, __ATOMIC_RELEASE);
+		return;
+	}
+	/* The child: a unit in 50 ms, for the down() we interrupted. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static __no_context_analysis void *hwaiter(void *arg)
+{
+	(void)arg;
+	down(&hsem);
+	if (getpid() != hparent)
+		_exit(0);	/* the child: the unit came */
+	return NULL;
+}
+
+static void run_fork_in_handler(void)
+{
+	struct sigaction sa = { .sa_handler = hfork };
+	pthread_t t;
+	pid_t r = 0;
+	int status = 0, i;
+
+	hparent = getpid();
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGUSR2, &sa, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, hwaiter, NULL) == 0);
+	/* Queued, out of wait_lock, and asleep by now. */
+	WAIT_UNTIL(test_waiters(&hsem.wait_list) >= 1 &&
+		   !__atomic_load_n(&hsem.wait_lock, __ATOMIC_ACQUIRE), 5000);
+	test_sleep_ms(20);
+	CHECK(pthread_kill(t, SIGUSR2) == 0);
+	WAIT_UNTIL(__atomic_load_n(&hchild, __ATOMIC_ACQUIRE), 5000);
+	for (i = 0; i < 2000 && !r; i++) {	/* 20 s */
+		r = waitpid(hchild, &status, WNOHANG);
+		if (!r)
+			test_sleep_ms(10);
+	}
+	if (!r) {
+		kill(hchild, SIGKILL);
+		waitpid(hchild, &status, 0);
+	}
+	printf("semaphore, fork in a handler: child %s, status %#x\n",
+	       r ? "ended" : "hung (killed)", status);
+	CHECK(r == hchild && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	up(&hsem);
+	CHECK(pthread_join(t, NULL) == 0);
+}
+
 DEFINE_STATIC_PERCPU_RWSEM(pcpu);
 static long pcpu_shared;
 
@@ -440,6 +516,7 @@ int main(void)
 	run(COMPLETION, "completion");
 	run_rwsem_woken();
 	run_mutex_handed();
+	run_fork_in_handler();
 	run_percpu_draining();
 	return 0;
 }
