@@ -14,7 +14,10 @@
  *
  * What it models, and where each part is in the C code:
  *
- *   owner[l]        the holder's context: lock->ctx (with base.count).
+ *   count[l]        base.count: 1 free, 0 held, -1 held and waiters may
+ *                   be queued (their unlock takes the slow path).
+ *   owner[l]        the holder's context: lock->ctx, stored by the new
+ *                   holder after it has the lock, cleared by its unlock.
  *   rank[c]         the order of the stamps, 0 = oldest (stamps only
  *                   grow, so only their order matters: a new stamp is
  *                   the youngest).
@@ -22,24 +25,54 @@
  *                   wait list is in stamp order, so "the first waiter"
  *                   is the oldest one waiting).
  *   woken[c]        its waiter's state word: 1 = WOKEN (by an unlock,
- *                   by ww_check_waiters() to die, or by a wound).
+ *                   by ww_check_waiters() to die, by a wound, or passed
+ *                   on by a leaving waiter), 0 = SLEEPING.
+ *   sleeping[c]     ctx->sleeping: published by ww_sleep() (wound-wait,
+ *                   holding locks) after the waiter's checks, cleared
+ *                   when it wakes; what a wound wakes and what
+ *                   WW_YOUNGER_BACKS_OFF reads.
  *   acquired[c], wounded[c]   ctx->acquired, ctx->wounded.
- *   lock            kmutex_ww_mutex_lock_slowpath(): take the lock if
- *                   free; else queue, check the rules (ww_must_back_off)
- *                   and for every waiter (ww_check_waiters), sleep until
- *                   woken, retry.  Each step under the lock's wait_lock
- *                   is one atomic step here.
- *   take            ww_acquired_slow() and, for the fast path, its
- *                   kmutex_ww_mutex_fast_waiters(): the new holder
+ *   lock            __kmutex_ww_lock_raw() (include/linux/ww_mutex.h):
+ *                   the fast path in its own steps, compare-and-swap
+ *                   count 1 -> 0 (no checks), store lock->ctx, read
+ *                   count, and only if it is < 0 the holder's checks
+ *                   (kmutex_ww_mutex_fast_waiters()); else
+ *                   kmutex_ww_mutex_lock_slowpath(): xchg(count, -1),
+ *                   take the lock if it was 1, else queue, check the
+ *                   rules (ww_must_back_off) and for every waiter
+ *                   (ww_check_waiters), sleep until woken, retry.  Each
+ *                   section under the lock's wait_lock is one atomic
+ *                   step here.
+ *   take            ww_acquired_slow(): the new holder of the slow path
  *                   checks the rules for every waiter.
  *   back off        ww_must_back_off(): wait-die's rule; under
  *                   wound-wait, wounded, or younger than a holder that
- *                   waits itself (WW_YOUNGER_BACKS_OFF; the C code reads
- *                   the holder's published sleeping waiter).
+ *                   sleeps (WW_YOUNGER_BACKS_OFF: the holder's published
+ *                   ctx->sleeping).
  *   wound           ww_wound(): set wounded, wake the context if it
  *                   sleeps in a lock (ctx->sleeping).
- *   unlock          ww_mutex_unlock() and mutex.c's slow unlock: free
- *                   the lock, wake the first waiter (the oldest).
+ *   leave           ww_leave(): a waiter that gives up (-EDEADLK, or
+ *                   -EINTR with -DINTR) unlinks; if the lock is held
+ *                   with count 0 (a fast-path holder that did not check,
+ *                   the woken waiter was to) it makes count -1 and
+ *                   checks every waiter against lock->ctx; if it is free
+ *                   it passes a wake-up on to the first waiter.
+ *   unlock          ww_mutex_unlock() and mutex.c's slow unlock: forget
+ *                   the context, count 0 -> 1, or (count -1) count 1 and
+ *                   wake the first waiter (the oldest).
+ *
+ * -DINTR: every lock is ww_mutex_lock_interruptible(): a waiter that was
+ * woken may instead have been interrupted (a free choice: waiter_sleep()
+ * returns -EINTR), leaves, and its caller unlocks everything and ends
+ * the transaction.  A signal that ends a sleep nobody woke is not
+ * modelled.
+ *
+ * Deliberately broken variants (model/check_ww must catch each):
+ *   BUSTED_NOKILL         nobody ever backs off.
+ *   BUSTED_NOWAKE         a wound does not wake a context that sleeps.
+ *   BUSTED_LEAVE_NOCHECK  ww_leave() as before the fix: it makes count
+ *                         -1 under a fast-path holder but checks no
+ *                         waiter against it.
  */
 
 #ifndef N
@@ -60,9 +93,11 @@
 #endif
 
 byte owner[NL];
+short count[NL];
 byte rank[N];
 byte waiting[N];
 bit woken[N];
+bit sleeping[N];
 byte acquired[N];
 bit wounded[N];
 byte running = N;
@@ -72,6 +107,7 @@ byte running = N;
  */
 hidden byte j, x, f, l2;
 hidden byte r, r2;
+hidden byte eintr;
 
 #define older(a, b)	(rank[a] < rank[b])
 #define seq(c, k)	(((c) + (k)) % NL)
@@ -103,9 +139,9 @@ inline must_back_off(x, l, r) {
 			r = r2 || (owner[l] != NONE && owner[l] != x &&
 				   older(owner[l], x))
 		:: else ->
-			/* wounded, or behind an older holder that waits */
+			/* wounded, or behind an older holder that sleeps */
 			r = wounded[x] || (owner[l] != NONE && owner[l] != x &&
-				older(owner[l], x) && waiting[owner[l]] != NONE)
+				older(owner[l], x) && sleeping[owner[l]])
 		fi
 	:: else
 	fi
@@ -118,7 +154,7 @@ inline wound(o) {
 	wounded[o] = 1;
 #ifndef BUSTED_NOWAKE
 	if
-	:: waiting[o] != NONE -> woken[o] = 1
+	:: sleeping[o] -> woken[o] = 1
 	:: else
 	fi
 #endif
@@ -150,23 +186,8 @@ inline check_waiters(l, o, self) {
 	od
 }
 
-inline take(l) {
-	assert(owner[l] == NONE);
-	owner[l] = me;
-	held = held | (1 << l);
-	acquired[me]++;
-	check_waiters(l, me, NONE)
-}
-
-/* ww_mutex_unlock() of @l: wake the oldest waiter. */
-inline unlock(l) {
-	owner[l] = NONE;
-	held = held & ~(1 << l);
-	acquired[me]--;
-	if
-	:: acquired[me] == 0 -> wounded[me] = 0
-	:: else
-	fi;
+/* The first (oldest) waiter on @l, or NONE, in @f. */
+inline first_waiter(l, f) {
 	f = NONE;
 	j = 0;
 	do
@@ -177,10 +198,68 @@ inline unlock(l) {
 		fi;
 		j++
 	:: else -> break
-	od;
+	od
+}
+
+/* ww_acquired_slow(): the slow path's new holder (wait_lock held). */
+inline take(l) {
+	first_waiter(l, f);
 	if
-	:: f != NONE -> woken[f] = 1
+	:: f == NONE -> count[l] = 0
 	:: else
+	fi;
+	assert(owner[l] == NONE);
+	owner[l] = me;
+	held = held | (1 << l);
+	acquired[me]++;
+	check_waiters(l, me, NONE)
+}
+
+/*
+ * ww_leave(): @me gives up waiting on @l (wait_lock held).  Held with
+ * count 0: a fast-path holder that saw no waiters; check them for it.
+ * Held with count -1: @me's own xchg may have set it, and @me backs off
+ * before its checks; check them too (a caller that drops the
+ * transaction then would leave the same hole).
+ */
+inline leave(l) {
+	waiting[me] = NONE;
+	first_waiter(l, f);
+	if
+	:: f != NONE && count[l] <= 0 ->
+		count[l] = -1;
+#ifndef BUSTED_LEAVE_NOCHECK
+		check_waiters(l, owner[l], NONE)
+#else
+		skip
+#endif
+	:: f != NONE && count[l] == 1 -> woken[f] = 1
+	:: else
+	fi
+}
+
+/*
+ * ww_mutex_unlock() of @l: forget the context; count 0 -> 1, or the
+ * slow unlock: count 1 and wake the first (oldest) waiter.
+ */
+inline unlock(l) {
+	assert(owner[l] == me && count[l] <= 0);
+	owner[l] = NONE;
+	held = held & ~(1 << l);
+	acquired[me]--;
+	if
+	:: acquired[me] == 0 -> wounded[me] = 0
+	:: else
+	fi;
+	if
+	:: count[l] == 0 -> count[l] = 1
+	:: else ->
+		count[l] = 1;
+		first_waiter(l, f);
+		if
+		:: f != NONE -> woken[f] = 1
+		:: else
+		fi
 	fi
 }
 
@@ -245,31 +324,84 @@ lock:
 		:: else
 		fi;
 		if
-		:: owner[l] == NONE -> take(l); goto locked
-		:: else -> waiting[me] = l; woken[me] = 0
+		:: count[l] == 1 -> count[l] = 0; goto fast	/* CAS 1 -> 0 */
+		:: else
 		fi
 	}
-check:
+	/*
+	 * kmutex_ww_mutex_lock_slowpath(): each pass through the loop is one
+	 * section under wait_lock.  It comes here not queued yet, or woken
+	 * (WOKEN), or wounded before it could publish where it sleeps
+	 * (ww_sleep() returns at once).
+	 */
+wl:
 	atomic {
+		(waiting[me] == NONE || woken[me] ||
+		 (!WD && acquired[me] > 0 && wounded[me] && !sleeping[me])) ->
+		sleeping[me] = 0;
+#ifdef INTR
+		if
+		:: waiting[me] != NONE && woken[me] -> eintr = 1; goto gone
+		:: true
+		fi;
+#endif
+		/* xchg(count, -1): take it if it was 1 */
+		if
+		:: count[l] == 1 ->
+			count[l] = -1;
+			waiting[me] = NONE;
+			take(l);
+			goto locked
+		:: else ->
+			count[l] = -1;
+			waiting[me] = l;	/* queued (ww_enqueue) */
+			woken[me] = 0		/* SLEEPING */
+		fi;
 		must_back_off(me, l, r);
 		if
 		:: r ->
 			/* wait-die: the oldest never dies */
 			assert(!WD || rank[me] != 0);
-			waiting[me] = NONE;
-			goto backoff
+			eintr = 0;
+			goto gone
 		:: else
 		fi;
-		check_waiters(l, owner[l], me)
-	}
-	/* sleep until woken, then retry (xchg(count, -1)) */
-	atomic {
-		woken[me] ->
+		check_waiters(l, owner[l], me);
 		if
-		:: owner[l] == NONE -> waiting[me] = NONE; take(l); goto locked
-		:: else -> woken[me] = 0; goto check
+		:: WD || acquired[me] == 0 -> goto wl	/* sleep */
+		:: else -> goto publish
+		fi;
+gone:
+		/* -EDEADLK or -EINTR: ww_leave() */
+		leave(l);
+		if
+		:: eintr -> goto interrupted
+		:: else -> goto backoff
 		fi
 	}
+publish:
+	/* ww_sleep(): publish ctx->sleeping, unless wounded already */
+	atomic {
+		if
+		:: !wounded[me] -> sleeping[me] = 1
+		:: else
+		fi
+	}
+	goto wl;
+fast:
+	/* the fast path took it: store lock->ctx, then read count */
+	atomic {
+		assert(owner[l] == NONE);
+		owner[l] = me;
+		held = held | (1 << l);
+		acquired[me]++
+	}
+	if
+	:: count[l] < 0 ->
+		/* kmutex_ww_mutex_fast_waiters(), under wait_lock */
+		atomic { check_waiters(l, me, NONE) }
+	:: else
+	fi;
 locked:
 	if
 	:: slow -> slowl = l; k = 0; goto next
@@ -283,11 +415,15 @@ done:
 progress:
 	atomic { unlock_all() };
 	goto idle;
+interrupted:
+	/* -EINTR: the caller unlocks everything, ends the transaction */
+	atomic { unlock_all() };
+	goto idle;
 end_stopped:
 	skip
 }
 
-/* Once every context has stopped, every lock is free. */
+/* Once every context has stopped, every lock is free (count 1). */
 active proctype monitor()
 {
 end_watch:
@@ -295,7 +431,7 @@ end_watch:
 		running == 0 ->
 		j = 0;
 		do
-		:: j < NL -> assert(owner[j] == NONE); j++
+		:: j < NL -> assert(owner[j] == NONE && count[j] == 1); j++
 		:: else -> break
 		od
 	}
@@ -307,7 +443,7 @@ init {
 	atomic {
 		i = 0;
 		do
-		:: i < NL -> owner[i] = NONE; i++
+		:: i < NL -> owner[i] = NONE; count[i] = 1; i++
 		:: else -> break
 		od;
 		i = 0;

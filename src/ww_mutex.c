@@ -306,15 +306,20 @@ static int ww_sleep(struct ww_mutex *lock, struct ww_waiter *me, bool intr)
  * @me gives up (wait_lock held).  As mutex.c's mutex_leave(): if the
  * lock is free, a wake-up may have been meant for @me: pass it on.
  *
- * If it is held with count 0, its holder took it on the fast path after
- * an unlock that woke @me, and did not check the waiters (it saw no
- * count < 0): @me, woken, was to check them when it tried again.  It
- * does so now, against that holder (found in review: an older waiter
- * holding locks was left asleep behind a younger holder that nobody
- * wounded, a deadlock once that holder waited for one of its locks).
- * The CAS and the load of lock->ctx are the queueing xchg's handshake
- * with the fast path's store of ctx and load of count (top of the
- * file): a holder whose ctx we miss sees count -1 and checks them.
+ * If it is held, @me checks the waiters against its holder.  With count
+ * 0 the holder took it on the fast path after an unlock that woke @me,
+ * and did not check them (it saw no count < 0): @me, woken, was to check
+ * them when it tried again (found in review: an older waiter holding
+ * locks was left asleep behind a younger holder that nobody wounded, a
+ * deadlock once that holder waited for one of its locks).  With count -1
+ * too: @me may have set it with its own xchg and be backing off
+ * (-EDEADLK) before its checks; a caller that then drops the
+ * transaction would leave the same hole (found by the spin model).  The
+ * CAS and the load of lock->ctx are the queueing xchg's handshake with
+ * the fast path's store of ctx and load of count (top of the file): a
+ * holder whose ctx we miss sees count -1 and checks them.  With count
+ * -1 and wait_lock held the holder's context is alive (the top of the
+ * file); a lock just handed over has ctx NULL until its new holder runs.
  */
 static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 {
@@ -327,7 +332,8 @@ static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 	if (!next)
 		return;
 	if (__atomic_compare_exchange_n(&m->count, &held, -1, false,
-					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED) ||
+	    held == -1) {
 		ww_check_waiters(lock, __atomic_load_n(&lock->ctx,
 						       __ATOMIC_SEQ_CST), NULL);
 		return;
