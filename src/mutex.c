@@ -573,6 +573,9 @@ static void mutex_leave(struct mutex *lock, struct kmutex_waiter *w)
 	int held = 0;
 
 	list_del(&w->node);
+	/* A fork() child's lock handed to a parent's thread: free it. */
+	if (waiter_purge(&lock->wait_list))
+		__atomic_store_n(&lock->count, 1, __ATOMIC_RELAXED);
 	next = first_waiter(lock);
 	if (!next)
 		return;	/* count may stay -1: one needless slow unlock */

@@ -205,8 +205,11 @@ KMUTEX_API int kmutex_percpu_down_read_trylock(struct percpu_rw_semaphore *sem)
 	if (__kmutex_likely(reader_enter(sem)))
 		return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
 	reader_leave(sem);
-	if (percpu_fork_recover(sem) && reader_enter(sem))
-		return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
+	if (percpu_fork_recover(sem)) {
+		if (reader_enter(sem))
+			return __kmutex_hook_trylocked(sem, PERCPU_TRY, 1);
+		reader_leave(sem);	/* a writer came in between */
+	}
 	return __kmutex_hook_trylocked(sem, PERCPU_TRY, 0);
 }
 

@@ -118,18 +118,27 @@ void wake_q_wake(struct wake_q *q)
 }
 
 unsigned int waiter_fork_gen;
-__thread char waiter_self __attribute__((tls_model("initial-exec")));
-const void *waiter_forker;
+__thread unsigned long waiter_self __attribute__((tls_model("initial-exec")));
+unsigned long waiter_forker;
+static unsigned long waiter_thread_ids;
+
+/* This thread's first wait: its number (see waiter_thread_id()). */
+unsigned long waiter_new_thread_id(void)
+{
+	waiter_self = __atomic_add_fetch(&waiter_thread_ids, 1,
+					 __ATOMIC_RELAXED);
+	return waiter_self;
+}
 
 /*
  * In the child, run by the thread that forked (the child has no other:
- * no atomics).  Its own waiters stay live: the same thread, at the same
- * address, waits on in the child.
+ * no atomics).  Its own waiters stay live: the same thread waits on in
+ * the child.
  */
 static void waiter_fork_child(void)
 {
 	waiter_fork_gen++;
-	waiter_forker = &waiter_self;
+	waiter_forker = waiter_thread_id();
 }
 
 static void __attribute__((constructor)) waiter_fork_setup(void)

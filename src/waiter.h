@@ -28,7 +28,7 @@ struct kmutex_waiter {
 	int flags;			/* per-primitive (rwsem: reader/writer) */
 	uint64_t since;			/* when it queued, ns, CLOCK_MONOTONIC */
 	unsigned int fork_gen;		/* waiter_fork_gen when it queued */
-	const void *thread;		/* &waiter_self of its thread */
+	unsigned long thread;		/* waiter_thread_id() of its thread */
 };
 
 /*
@@ -53,22 +53,33 @@ static inline void waiter_init(struct kmutex_waiter *w, int flags)
 extern unsigned int waiter_fork_gen;
 
 /*
- * One byte per thread, whose address names the thread; and that of the
- * thread that forked this process (NULL in the first process).  The
- * forking thread's own waiter is not a parent's: fork() is allowed in a
- * signal handler, also one that interrupted a wait (found in review:
- * the child dropped the forking thread's node, lost its wake-up and
- * unlinked it twice).
+ * A number per thread, given at its first wait, never given twice in a
+ * process and its fork() children (not the address of a thread-local:
+ * a thread created in a child may get the stack, and the thread-locals,
+ * of a parent's thread; found in review); and that of the thread that
+ * forked this process (0 in the first process).  The forking thread's
+ * own waiter is not a parent's: fork() is allowed in a signal handler,
+ * also one that interrupted a wait (found in review: the child dropped
+ * the forking thread's node, lost its wake-up and unlinked it twice).
  */
-extern __thread char waiter_self __attribute__((tls_model("initial-exec")));
-extern const void *waiter_forker;
+extern __thread unsigned long waiter_self
+	__attribute__((tls_model("initial-exec")));
+extern unsigned long waiter_forker;
+unsigned long waiter_new_thread_id(void);
+
+static inline unsigned long waiter_thread_id(void)
+{
+	unsigned long id = waiter_self;
+
+	return __builtin_expect(id != 0, 1) ? id : waiter_new_thread_id();
+}
 
 /* Stamp @w as queued now, in this process, by this thread. */
 static inline void waiter_stamp(struct kmutex_waiter *w)
 {
 	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
-	w->thread = &waiter_self;
+	w->thread = waiter_thread_id();
 }
 
 /*

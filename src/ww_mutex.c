@@ -328,6 +328,9 @@ static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 	int held = 0;
 
 	list_del(&me->w.node);
+	/* A fork() child's lock handed to a parent's thread: free it. */
+	if (ww_purge(m))
+		__atomic_store_n(&m->count, 1, __ATOMIC_RELAXED);
 	next = waiter_first(&m->wait_list);
 	if (!next)
 		return;
