@@ -289,6 +289,15 @@ static __no_context_analysis void child_handed(void)
 	alarm(20);	/* a hang kills the child: the parent sees it */
 	prim = MUTEX;
 	shared = 0;
+	/*
+	 * The lock first (before the fix, this slept for ever), then the
+	 * threads: glibc gives a thread created in the child the stack of
+	 * one of the parent's, and with it the memory of that thread's
+	 * node, which the child reads once to drop it (docs/porting.md:
+	 * fork from a quiet point).  Threads first crashed here at -O0.
+	 */
+	mutex_lock(&m);
+	mutex_unlock(&m);
 	for (i = 0; i < 2; i++)
 		CHECK(pthread_create(&t[i], NULL, contender, NULL) == 0);
 	contender(NULL);
