@@ -97,6 +97,19 @@ static struct kmutex_list *wait_list(void)
 	}
 }
 
+/* Fork; the child runs @fn (which _exit()s).  Returns its wait status. */
+static int run_child(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	CHECK(pid >= 0);
+	if (pid == 0)
+		fn();
+	CHECK(waitpid(pid, &status, 0) == pid);
+	return status;
+}
+
 /* The parent's waiter: takes it once (after the fork, in the parent). */
 static __no_context_analysis void *parent_waiter(void *arg)
 {
@@ -140,7 +153,6 @@ static __no_context_analysis void child(void)
 static __no_context_analysis void run(enum prim p, const char *name)
 {
 	pthread_t w;
-	pid_t pid;
 	int status;
 
 	prim = p;
@@ -152,11 +164,7 @@ static __no_context_analysis void run(enum prim p, const char *name)
 	/* The semaphore (count 0) and completion are "held" already. */
 	CHECK(pthread_create(&w, NULL, parent_waiter, NULL) == 0);
 	WAIT_UNTIL(test_waiters(wait_list()) >= 1, 5000);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0)
-		child();
-	CHECK(waitpid(pid, &status, 0) == pid);
+	status = run_child(child);
 	printf("%s: child status %#x\n", name, status);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	give();		/* and the parent's waiter goes on */
@@ -220,7 +228,6 @@ static __no_context_analysis void run_rwsem_woken(void)
 {
 	struct sigaction sa = { .sa_handler = hold };
 	pthread_t r;
-	pid_t pid;
 	int status, tries = 0;
 
 	CHECK(pipe(hold_pipe) == 0);
@@ -251,11 +258,7 @@ static __no_context_analysis void run_rwsem_woken(void)
 			return;
 		}
 	}
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0)
-		child_woken();
-	CHECK(waitpid(pid, &status, 0) == pid);
+	status = run_child(child_woken);
 	printf("rwsem, woken reader: child status %#x (%d tries)\n", status,
 	       tries + 1);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -316,7 +319,6 @@ static __no_context_analysis void run_mutex_handed(void)
 {
 	const char *san = getenv("KMUTEX_SANITIZER");
 	pthread_t t;
-	pid_t pid;
 	int status, tries;
 
 	if (san && !strcmp(san, "memcheck")) {
@@ -357,11 +359,7 @@ static __no_context_analysis void run_mutex_handed(void)
 			return;
 		}
 	}
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0)
-		child_handed();
-	CHECK(waitpid(pid, &status, 0) == pid);
+	status = run_child(child_handed);
 	printf("mutex, handed over: child status %#x (%d tries)\n", status,
 	       tries);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -498,18 +496,13 @@ static __no_context_analysis void child_pcpu(void)
 static __no_context_analysis void run_percpu_draining(void)
 {
 	pthread_t w;
-	pid_t pid;
 	int status;
 
 	percpu_down_read(&pcpu);
 	CHECK(pthread_create(&w, NULL, pcpu_writer, NULL) == 0);
 	/* The writer has raised the block: it drains (we are a reader). */
 	WAIT_UNTIL(__atomic_load_n(&pcpu.block, __ATOMIC_RELAXED) != 0, 5000);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0)
-		child_pcpu();
-	CHECK(waitpid(pid, &status, 0) == pid);
+	status = run_child(child_pcpu);
 	printf("percpu rwsem: child status %#x\n", status);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	percpu_up_read(&pcpu);	/* and the parent's writer goes on */
