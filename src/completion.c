@@ -86,7 +86,7 @@ static void completion_unlock(struct completion *x, struct wait_lock_irq *n,
  */
 static long completion_wait(struct completion *x, int intr, long timeout)
 {
-	struct kmutex_waiter w;
+	struct kmutex_waiter w WAITER_SCOPE;
 	bool forever = timeout == MAX_SCHEDULE_TIMEOUT;
 	struct wait_lock_irq n;
 	struct timespec deadline;

@@ -635,7 +635,7 @@ static void mutex_acquired(struct mutex *lock, struct kmutex_waiter *w)
 
 static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 {
-	struct kmutex_waiter w;
+	struct kmutex_waiter w WAITER_SCOPE;
 	struct timespec until;
 	int ret;
 

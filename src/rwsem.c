@@ -393,7 +393,7 @@ static bool rwsem_read_spin(struct rw_semaphore *sem)
 
 static int rwsem_down_read_slow(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w;
+	struct kmutex_waiter w WAITER_SCOPE;
 	/* What keeps it out: once woken, waiters queued later do not. */
 	int conflict = RWSEM_WRITER_LOCKED | RWSEM_FLAG_WAITERS;
 	int ret, c;
@@ -482,7 +482,7 @@ static bool rwsem_write_spin(struct rw_semaphore *sem)
  */
 static int rwsem_down_write_slow(struct rw_semaphore *sem, int intr)
 {
-	struct kmutex_waiter w;
+	struct kmutex_waiter w WAITER_SCOPE;
 	int ret;
 
 	waiter_init(&w, WAITER_WRITER);

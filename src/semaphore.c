@@ -111,7 +111,7 @@ static void sem_unlock(struct semaphore *sem, struct wait_lock_irq *n,
  */
 static int sem_down_slow(struct semaphore *sem, int intr, long timeout_ms)
 {
-	struct kmutex_waiter w;
+	struct kmutex_waiter w WAITER_SCOPE;
 	struct wait_lock_irq n;
 	struct timespec deadline;
 	int ret;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "futex.h"
 #include "list.h"
@@ -118,31 +119,118 @@ void wake_q_wake(struct wake_q *q)
 }
 
 unsigned int waiter_fork_gen;
-__thread unsigned long waiter_self __attribute__((tls_model("initial-exec")));
+__thread struct waiter_thread waiter_me
+	__attribute__((tls_model("initial-exec")));
 unsigned long waiter_forker;
 static unsigned long waiter_thread_ids;
+
+/*
+ * The threads that have waited, newest first.  Threads join and leave
+ * under waiter_threads_lock, with single stores that keep the chain
+ * of next pointers whole at every instant: a fork() child walks it
+ * without the lock, which another thread may have held at the fork.
+ */
+static struct waiter_thread *waiter_threads;
+static pthread_mutex_t waiter_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t waiter_exit_key;
+
+static void waiter_threads_add(struct waiter_thread *t)
+{
+	pthread_mutex_lock(&waiter_threads_lock);
+	t->next = waiter_threads;
+	t->pprev = &waiter_threads;
+	if (t->next)
+		t->next->pprev = &t->next;
+	__atomic_store_n(&waiter_threads, t, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&waiter_threads_lock);
+}
+
+/*
+ * A thread's exit (its pthread key's destructor): glibc gives its stack
+ * and thread-locals to a later thread, which must find them unlisted.
+ * A wait in a later destructor lists it again, with a new number.
+ */
+static void waiter_thread_exit(void *arg)
+{
+	struct waiter_thread *t = arg;
+
+	pthread_mutex_lock(&waiter_threads_lock);
+	__atomic_store_n(t->pprev, t->next, __ATOMIC_RELEASE);
+	if (t->next)
+		t->next->pprev = t->pprev;
+	pthread_mutex_unlock(&waiter_threads_lock);
+	t->id = 0;
+}
 
 /* This thread's first wait: its number (see waiter_thread_id()). */
 unsigned long waiter_new_thread_id(void)
 {
-	waiter_self = __atomic_add_fetch(&waiter_thread_ids, 1,
-					 __ATOMIC_RELAXED);
-	return waiter_self;
+	unsigned long id = __atomic_add_fetch(&waiter_thread_ids, 1,
+					      __ATOMIC_RELAXED);
+
+	waiter_threads_add(&waiter_me);
+	/* Without the key (none left) the thread stays listed: harmless
+	 * until its thread-locals are reused, then the child's walk may
+	 * copy a node that is none.  pthread_key_create() did not fail. */
+	pthread_setspecific(waiter_exit_key, &waiter_me);
+	waiter_me.id = id;
+	return id;
+}
+
+/*
+ * In the child, copy @w, a node of a parent's thread, to the heap and
+ * put the copy in its place on its wait list: the child's threads will
+ * write over the original (see struct waiter_thread).  The copy is
+ * freed when a slow path drops it (waiter_stale()).  Without memory
+ * the node stays where it is, read as before.
+ */
+static void waiter_ghost(struct kmutex_waiter *w)
+{
+	struct kmutex_waiter *g;
+
+	if (!w->node.next)
+		return;		/* not queued: not yet, or no longer */
+	g = malloc(w->size);
+	if (!g)
+		return;
+	memcpy(g, w, w->size);
+	g->ghost = true;
+	g->node.prev->next = &g->node;
+	g->node.next->prev = &g->node;
 }
 
 /*
  * In the child, run by the thread that forked (the child has no other:
- * no atomics).  Its own waiters stay live: the same thread waits on in
- * the child.
+ * no atomics), before it can start any.  Its own waiters stay live: the
+ * same thread waits on in the child.  The other threads' go to the
+ * heap, and only this thread stays listed.
  */
 static void waiter_fork_child(void)
 {
+	struct waiter_thread *t;
+	struct kmutex_waiter *w;
+
 	waiter_fork_gen++;
+	for (t = waiter_threads; t; t = t->next) {
+		if (t == &waiter_me)
+			continue;
+		for (w = t->waiting; w; w = w->outer)
+			waiter_ghost(w);
+	}
+	/* A parent's thread may have held it at the fork. */
+	waiter_threads_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	waiter_threads = NULL;
+	if (waiter_me.id) {
+		waiter_me.next = NULL;
+		waiter_me.pprev = &waiter_threads;
+		waiter_threads = &waiter_me;
+	}
 	waiter_forker = waiter_thread_id();
 }
 
 static void __attribute__((constructor)) waiter_fork_setup(void)
 {
+	pthread_key_create(&waiter_exit_key, waiter_thread_exit);
 	pthread_atfork(NULL, NULL, waiter_fork_child);
 }
 
@@ -159,6 +247,8 @@ bool waiter_stale(struct kmutex_waiter *w)
 	bool handed = waiter_state(w) == WAITER_HANDOFF;
 
 	list_del(&w->node);
+	if (w->ghost)
+		free(w);
 	return handed;
 }
 

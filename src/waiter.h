@@ -28,7 +28,11 @@ struct kmutex_waiter {
 	int flags;			/* per-primitive (rwsem: reader/writer) */
 	uint64_t since;			/* when it queued, ns, CLOCK_MONOTONIC */
 	unsigned int fork_gen;		/* waiter_fork_gen when it queued */
+	unsigned int size;		/* of the struct it heads (ww_mutex) */
 	unsigned long thread;		/* waiter_thread_id() of its thread */
+	struct kmutex_waiter *outer;	/* the wait a signal handler's
+					 * wait interrupted (waiter_stamp()) */
+	bool ghost;			/* a fork() child's heap copy */
 };
 
 /*
@@ -41,7 +45,7 @@ struct kmutex_waiter {
 static inline void waiter_init(struct kmutex_waiter *w, int flags)
 {
 	vg_hook(vg_ignore_waiter(w));
-	*w = (struct kmutex_waiter){ .flags = flags };
+	*w = (struct kmutex_waiter){ .flags = flags, .size = sizeof(*w) };
 }
 
 /*
@@ -62,25 +66,67 @@ extern unsigned int waiter_fork_gen;
  * also one that interrupted a wait (found in review: the child dropped
  * the forking thread's node, lost its wake-up and unlinked it twice).
  */
-extern __thread unsigned long waiter_self
-	__attribute__((tls_model("initial-exec")));
 extern unsigned long waiter_forker;
+
+/*
+ * A thread that has waited: its number and its wait in progress, on the
+ * process's list of them (waiter.c), so that a fork() child can find
+ * the parent's nodes before it runs any thread of its own.  glibc gives
+ * the threads a child creates the stacks of the parent's, where those
+ * nodes live: the child's first locker read the parent's nodes through
+ * whatever its threads had written there (found by CI: a SIGSEGV).
+ * The child copies them to the heap first (waiter_fork_child()).
+ */
+struct waiter_thread {
+	unsigned long id;
+	struct kmutex_waiter *waiting;	/* innermost, queued or not */
+	struct waiter_thread *next;	/* on waiter_threads */
+	struct waiter_thread **pprev;
+};
+
+extern __thread struct waiter_thread waiter_me
+	__attribute__((tls_model("initial-exec")));
 unsigned long waiter_new_thread_id(void);
 
 static inline unsigned long waiter_thread_id(void)
 {
-	unsigned long id = waiter_self;
+	unsigned long id = waiter_me.id;
 
 	return __builtin_expect(id != 0, 1) ? id : waiter_new_thread_id();
 }
 
-/* Stamp @w as queued now, in this process, by this thread. */
+/*
+ * Stamp @w as queued now, in this process, by this thread, and make it
+ * this thread's wait in progress, before it is queued.  A waiter
+ * queued again (rwsem) is so already.  The signal fences keep the
+ * stores in order against a handler of this thread that forks.
+ */
 static inline void waiter_stamp(struct kmutex_waiter *w)
 {
 	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 	w->thread = waiter_thread_id();
+	if (waiter_me.waiting != w) {
+		w->outer = waiter_me.waiting;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		waiter_me.waiting = w;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	}
 }
+
+/*
+ * The end of @w's scope (__attribute__((cleanup)), WAITER_SCOPE): it is
+ * no longer this thread's wait.  @w may never have been set up: only
+ * its address is compared then.
+ */
+static inline void waiter_done(struct kmutex_waiter *w)
+{
+	if (waiter_me.waiting == w)
+		waiter_me.waiting = w->outer;
+}
+
+/* A waiter on the stack, this thread's wait until its scope ends. */
+#define WAITER_SCOPE __attribute__((cleanup(waiter_done)))
 
 /*
  * Whether @w, queued, is a node of a thread this process does not have:

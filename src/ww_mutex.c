@@ -63,6 +63,14 @@ struct ww_waiter {
 	struct ww_acquire_ctx *ctx;	/* NULL: locked as a plain mutex */
 };
 
+/* A fork() child copies a parent's node by w.size from &w (waiter.c). */
+_Static_assert(offsetof(struct ww_waiter, w) == 0, "w first");
+
+static void ww_waiter_done(struct ww_waiter *me)
+{
+	waiter_done(&me->w);
+}
+
 /*
  * As src/mutex.c: a waiter that lost to bargers this long asks for a
  * handoff, which mutex.c's unlock gives to the first (oldest) waiter.
@@ -347,6 +355,24 @@ static void ww_leave(struct ww_mutex *lock, struct ww_waiter *me)
 	}
 }
 
+/*
+ * A wait that a fork() in a signal handler of ours carried into a child
+ * (see waiter_purge()): the parent's nodes still queued are read by
+ * ww_enqueue() and ww_check_waiters(), for their contexts, which are
+ * the parent's (found in review).  Drop them first.
+ */
+static void ww_fork_retry(struct ww_mutex *lock, struct ww_waiter *me)
+{
+	/* RELAXED: see waiter_stamp(). */
+	unsigned int gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(me->w.fork_gen == gen, 1))
+		return;
+	me->w.fork_gen = gen;
+	if (ww_purge(&lock->base))
+		__atomic_store_n(&lock->base.count, 1, __ATOMIC_RELAXED);
+}
+
 /* Returns ww_purge()'s answer. */
 static bool ww_lock_wait_lock(struct ww_mutex *lock, const char *site)
 {
@@ -388,7 +414,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 {
 	bool intr = flags & __KMUTEX_WW_INTR;
 	struct ww_acquire_ctx *owner;
-	struct ww_waiter me;
+	struct ww_waiter me __attribute__((cleanup(ww_waiter_done)));
 	int ret;
 
 	if (ctx) {
@@ -423,6 +449,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 	}
 	me.ctx = ctx;
 	waiter_init(&me.w, 0);
+	me.w.size = sizeof(me);
 	me.w.since = now_ns();
 	waiter_stamp(&me.w);
 	ww_enqueue(&lock->base, &me);
@@ -442,6 +469,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 			goto acquired;	/* ours (mutex.c's starvation rule) */
 		if (ret)
 			break;
+		ww_fork_retry(lock, &me);
 		if (__atomic_exchange_n(&lock->base.count, -1,
 					__ATOMIC_SEQ_CST) == 1)
 			goto acquired;

@@ -22,6 +22,13 @@
  * forking thread one of them (found in review): that writer holds the
  * inner rwsem and has raised the block.  Before the fix every reader
  * and writer of the child waited on them for ever.
+ *
+ * And a child that starts threads before it touches such a lock (found
+ * by CI at -O0): glibc gives them the stacks of the parent's threads,
+ * where the parent's wait-list nodes are, and they write over them.
+ * Before the fix the child's first use of the lock read those nodes
+ * through that garbage (SIGSEGV).  Here the child's first threads fill
+ * their stacks with a pattern that is no valid pointer.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,6 +42,7 @@
 #include <linux/percpu-rwsem.h>
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
+#include <linux/ww_mutex.h>
 
 #include "harness.h"
 
@@ -42,9 +50,12 @@ static DEFINE_MUTEX(m);
 static DECLARE_RWSEM(rw);
 static DEFINE_SEMAPHORE(sem, 0);
 static DECLARE_COMPLETION(done);
+static DEFINE_WW_CLASS(fork_class);
+static struct ww_mutex wwm;
+static __thread struct ww_acquire_ctx ctx;
 static long shared;
 
-enum prim { MUTEX, RWSEM, SEM, COMPLETION };
+enum prim { MUTEX, RWSEM, SEM, COMPLETION, WW };
 static enum prim prim;
 
 static __no_context_analysis void take(void)
@@ -61,6 +72,10 @@ static __no_context_analysis void take(void)
 		break;
 	case COMPLETION:
 		wait_for_completion(&done);
+		break;
+	case WW:
+		ww_acquire_init(&ctx, &fork_class);
+		CHECK_EQ(ww_mutex_lock(&wwm, &ctx), 0);
 		break;
 	}
 }
@@ -80,6 +95,10 @@ static __no_context_analysis void give(void)
 	case COMPLETION:
 		complete(&done);
 		break;
+	case WW:
+		ww_mutex_unlock(&wwm);
+		ww_acquire_fini(&ctx);
+		break;
 	}
 }
 
@@ -92,6 +111,8 @@ static struct kmutex_list *wait_list(void)
 		return &rw.wait_list;
 	case SEM:
 		return &sem.wait_list;
+	case WW:
+		return &wwm.base.wait_list;
 	default:
 		return &done.wait_list;
 	}
@@ -133,12 +154,39 @@ static __no_context_analysis void *contender(void *arg)
 	return NULL;
 }
 
+static int scribble_first;
+
+/* Write a pattern over the top of this thread's stack, where a parent's
+ * thread had its wait-list node. */
+static void *scribbler(void *arg)
+{
+	volatile unsigned char pad[64 * 1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(pad); i++)
+		pad[i] = 0x5a;
+	return arg;
+}
+
+static void scribble(void)
+{
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		CHECK(pthread_create(&t[i], NULL, scribbler, NULL) == 0);
+	for (i = 0; i < 4; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
+}
+
 static __no_context_analysis void child(void)
 {
 	pthread_t t[2];
 	int i;
 
 	alarm(20);	/* a hang kills the child: the parent sees it */
+	if (scribble_first)
+		scribble();
 	give();		/* the lock the forking thread held */
 	for (i = 0; i < 2; i++)
 		CHECK(pthread_create(&t[i], NULL, contender, NULL) == 0);
@@ -150,25 +198,32 @@ static __no_context_analysis void child(void)
 	_exit(0);
 }
 
-static __no_context_analysis void run(enum prim p, const char *name)
+static __no_context_analysis void run(enum prim p, const char *name,
+				      int scribbled)
 {
 	pthread_t w;
 	int status;
 
 	prim = p;
+	scribble_first = scribbled;
 	shared = 0;
 	if (p == MUTEX)
 		mutex_lock(&m);
 	if (p == RWSEM)
 		down_write(&rw);
+	if (p == WW)
+		take();
 	/* The semaphore (count 0) and completion are "held" already. */
 	CHECK(pthread_create(&w, NULL, parent_waiter, NULL) == 0);
 	WAIT_UNTIL(test_waiters(wait_list()) >= 1, 5000);
 	status = run_child(child);
-	printf("%s: child status %#x\n", name, status);
+	printf("%s%s: child status %#x\n", name,
+	       scribbled ? ", threads first" : "", status);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	give();		/* and the parent's waiter goes on */
 	CHECK(pthread_join(w, NULL) == 0);
+	if (p == SEM || p == COMPLETION)
+		take();	/* the unit its give() left: "held" again */
 }
 
 static int hold_pipe[2];
@@ -511,11 +566,17 @@ static __no_context_analysis void run_percpu_draining(void)
 
 int main(void)
 {
+	int scribbled;
+
 	test_watchdog(120);
-	run(MUTEX, "mutex");
-	run(RWSEM, "rwsem");
-	run(SEM, "semaphore");
-	run(COMPLETION, "completion");
+	ww_mutex_init(&wwm, &fork_class);
+	for (scribbled = 0; scribbled <= 1; scribbled++) {
+		run(MUTEX, "mutex", scribbled);
+		run(RWSEM, "rwsem", scribbled);
+		run(SEM, "semaphore", scribbled);
+		run(COMPLETION, "completion", scribbled);
+		run(WW, "ww_mutex", scribbled);
+	}
 	run_rwsem_woken();
 	run_mutex_handed();
 	run_fork_in_handler();
