@@ -5,6 +5,7 @@
 #include "api.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "list.h"
 #include "hooks.h"
 #include "valgrind.h"
+#include "wait_lock.h"
 #include "waiter.h"
 
 /**
@@ -148,7 +150,8 @@ static void waiter_threads_add(struct waiter_thread *t)
 /*
  * A thread's exit (its pthread key's destructor): glibc gives its stack
  * and thread-locals to a later thread, which must find them unlisted.
- * A wait in a later destructor lists it again, with a new number.
+ * It keeps its number: a wait in a later destructor does not list it
+ * again (found in review: nothing would unlist it a second time).
  */
 static void waiter_thread_exit(void *arg)
 {
@@ -159,21 +162,32 @@ static void waiter_thread_exit(void *arg)
 	if (t->next)
 		t->next->pprev = t->pprev;
 	pthread_mutex_unlock(&waiter_threads_lock);
-	t->id = 0;
 }
 
-/* This thread's first wait: its number (see waiter_thread_id()). */
+/*
+ * This thread's first wait: its number (see waiter_thread_id()), and
+ * its place on the list.  With the thread's signals blocked (found in
+ * review): a handler's wait here would list it twice, and a handler's
+ * fork() numbers it in the child (waiter_fork_child()), which the
+ * interrupted code must not undo.  Listed only with its key set, so
+ * that its exit unlists it.  Once per thread: the cost does not count.
+ */
 unsigned long waiter_new_thread_id(void)
 {
-	unsigned long id = __atomic_add_fetch(&waiter_thread_ids, 1,
-					      __ATOMIC_RELAXED);
+	sigset_t all, old;
+	unsigned long id;
 
-	waiter_threads_add(&waiter_me);
-	/* Without the key (none left) the thread stays listed: harmless
-	 * until its thread-locals are reused, then the child's walk may
-	 * copy a node that is none.  pthread_key_create() did not fail. */
-	pthread_setspecific(waiter_exit_key, &waiter_me);
-	waiter_me.id = id;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	id = waiter_me.id;	/* a handler's wait or fork() may have */
+	if (!id) {
+		id = __atomic_add_fetch(&waiter_thread_ids, 1,
+					__ATOMIC_RELAXED);
+		if (pthread_setspecific(waiter_exit_key, &waiter_me) == 0)
+			waiter_threads_add(&waiter_me);
+		waiter_me.id = id;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return id;
 }
 
@@ -211,7 +225,14 @@ static void waiter_fork_child(void)
 	struct kmutex_waiter *w;
 
 	waiter_fork_gen++;
-	for (t = waiter_threads; t; t = t->next) {
+	/*
+	 * Forked by a handler that interrupted this thread inside a wait
+	 * list's lock (a semaphore's or completion's), maybe inside a list
+	 * operation that goes on after the handler: moving nodes under it
+	 * would break the list (found in review).  They stay where they
+	 * are, as before the copies.
+	 */
+	for (t = wait_lock_irq_top ? NULL : waiter_threads; t; t = t->next) {
 		if (t == &waiter_me)
 			continue;
 		for (w = t->waiting; w; w = w->outer)
@@ -228,10 +249,24 @@ static void waiter_fork_child(void)
 	waiter_forker = waiter_thread_id();
 }
 
+static bool waiter_have_key;
+
 static void __attribute__((constructor)) waiter_fork_setup(void)
 {
-	pthread_key_create(&waiter_exit_key, waiter_thread_exit);
+	waiter_have_key = !pthread_key_create(&waiter_exit_key,
+					      waiter_thread_exit);
 	pthread_atfork(NULL, NULL, waiter_fork_child);
+}
+
+/*
+ * dlclose() of the library (or of a plugin linked with its archive)
+ * drops the atfork handler but not the key, whose destructor would run
+ * at the next thread exit in unmapped code (found in review).
+ */
+static void __attribute__((destructor)) waiter_fork_teardown(void)
+{
+	if (waiter_have_key)
+		pthread_key_delete(waiter_exit_key);
 }
 
 /**

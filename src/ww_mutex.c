@@ -465,11 +465,11 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 		wait_lock_release(&lock->base.wait_lock);
 		ret = ww_sleep(lock, &me, intr);
 		wait_lock_acquire(&lock->base.wait_lock);
+		ww_fork_retry(lock, &me);
 		if (waiter_state(&me.w) == WAITER_HANDOFF)
 			goto acquired;	/* ours (mutex.c's starvation rule) */
 		if (ret)
 			break;
-		ww_fork_retry(lock, &me);
 		if (__atomic_exchange_n(&lock->base.count, -1,
 					__ATOMIC_SEQ_CST) == 1)
 			goto acquired;
