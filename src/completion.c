@@ -104,7 +104,7 @@ static long completion_wait(struct completion *x, int intr, long timeout)
 	}
 	if (!forever)
 		deadline = deadline_after_ms(timeout);
-	waiter_stamp(&w);
+	waiter_stamp(&w, &x->wait_lock);
 	list_add_tail(&w.node, &x->wait_list);
 	completion_unlock(x, &n, NULL);
 

@@ -664,7 +664,7 @@ static int mutex_lock_common(struct mutex *lock, bool intr, const char *site)
 	}
 	waiter_init(&w, 0);
 	w.since = now_ns();
-	waiter_stamp(&w);
+	waiter_stamp(&w, &lock->wait_lock);
 	list_add_tail(&w.node, &lock->wait_list);
 	w.flags = mutex_keep_timed(lock, &w, intr, &until);
 	for (;;) {

@@ -153,7 +153,7 @@ static void rwsem_enqueue(struct rw_semaphore *sem, struct kmutex_waiter *w)
 	       list_entry(pos, struct kmutex_waiter, node)->since > w->since)
 		pos = pos->prev;
 	waiter_set_state(w, WAITER_SLEEPING);
-	waiter_stamp(w);
+	waiter_stamp(w, &sem->wait_lock);
 	list_add_tail(&w->node, pos->next);
 	/* RELAXED: a routing bit (send releasers to the slow path); the
 	 * releaser's RMW sees it by count's modification order, and reads

@@ -130,7 +130,7 @@ static int sem_down_slow(struct semaphore *sem, int intr, long timeout_ms)
 	}
 	if (timeout_ms > 0)
 		deadline = deadline_after_ms(timeout_ms);
-	waiter_stamp(&w);
+	waiter_stamp(&w, &sem->wait_lock);
 	list_add_tail(&w.node, &sem->wait_list);
 	sem_unlock(sem, &n, NULL);
 

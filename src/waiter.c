@@ -15,7 +15,6 @@
 #include "list.h"
 #include "hooks.h"
 #include "valgrind.h"
-#include "wait_lock.h"
 #include "waiter.h"
 
 /**
@@ -128,23 +127,55 @@ static unsigned long waiter_thread_ids;
 
 /*
  * The threads that have waited, newest first.  Threads join and leave
- * under waiter_threads_lock, with single stores that keep the chain
- * of next pointers whole at every instant: a fork() child walks it
- * without the lock, which another thread may have held at the fork.
+ * under waiter_threads_lock, with their signals blocked, and with single
+ * stores that keep the chain of next pointers whole at every instant: a
+ * fork() child walks it without the lock, which another thread may have
+ * held at the fork.  Closed when the library is unloaded or the process
+ * exits (waiter_teardown()).
  */
 static struct waiter_thread *waiter_threads;
 static pthread_mutex_t waiter_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool waiter_closed;
 static pthread_key_t waiter_exit_key;
+static bool waiter_have_key;
+static pthread_once_t waiter_key_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The list changes with the thread's signals blocked (found in review):
+ * a handler's wait while this thread lists itself would list it twice;
+ * a handler's fork() in the child numbers the thread and resets the
+ * list (waiter_fork_child()), which the interrupted code must not
+ * undo; a handler that blocks while this thread holds the list's lock
+ * would stall every other thread's first wait.
+ */
+static void waiter_block_signals(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+static void waiter_threads_lock_all(sigset_t *old)
+{
+	waiter_block_signals(old);
+	pthread_mutex_lock(&waiter_threads_lock);
+}
+
+static void waiter_threads_unlock_all(const sigset_t *old)
+{
+	pthread_mutex_unlock(&waiter_threads_lock);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 static void waiter_threads_add(struct waiter_thread *t)
 {
-	pthread_mutex_lock(&waiter_threads_lock);
 	t->next = waiter_threads;
 	t->pprev = &waiter_threads;
 	if (t->next)
 		t->next->pprev = &t->next;
+	t->listed = true;
 	__atomic_store_n(&waiter_threads, t, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&waiter_threads_lock);
 }
 
 /*
@@ -156,38 +187,50 @@ static void waiter_threads_add(struct waiter_thread *t)
 static void waiter_thread_exit(void *arg)
 {
 	struct waiter_thread *t = arg;
+	sigset_t old;
 
-	pthread_mutex_lock(&waiter_threads_lock);
-	__atomic_store_n(t->pprev, t->next, __ATOMIC_RELEASE);
-	if (t->next)
-		t->next->pprev = t->pprev;
-	pthread_mutex_unlock(&waiter_threads_lock);
+	waiter_threads_lock_all(&old);
+	if (t->listed && !waiter_closed) {
+		__atomic_store_n(t->pprev, t->next, __ATOMIC_RELEASE);
+		if (t->next)
+			t->next->pprev = t->pprev;
+		t->listed = false;
+	}
+	waiter_threads_unlock_all(&old);
+}
+
+/* Once, at the first wait: a C++ static initialiser may wait before
+ * the library's constructors have run (found in review). */
+static void waiter_key_create(void)
+{
+	waiter_have_key = !pthread_key_create(&waiter_exit_key,
+					      waiter_thread_exit);
 }
 
 /*
  * This thread's first wait: its number (see waiter_thread_id()), and
- * its place on the list.  With the thread's signals blocked (found in
- * review): a handler's wait here would list it twice, and a handler's
- * fork() numbers it in the child (waiter_fork_child()), which the
- * interrupted code must not undo.  Listed only with its key set, so
- * that its exit unlists it.  Once per thread: the cost does not count.
+ * its place on the list, only with its key set, so that its exit
+ * unlists it.  Once per thread: the cost does not count.
  */
 unsigned long waiter_new_thread_id(void)
 {
-	sigset_t all, old;
 	unsigned long id;
+	sigset_t old;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
+	waiter_block_signals(&old);
+	/* Blocked too: a handler's first wait would call it again. */
+	pthread_once(&waiter_key_once, waiter_key_create);
+	pthread_mutex_lock(&waiter_threads_lock);
 	id = waiter_me.id;	/* a handler's wait or fork() may have */
 	if (!id) {
 		id = __atomic_add_fetch(&waiter_thread_ids, 1,
 					__ATOMIC_RELAXED);
-		if (pthread_setspecific(waiter_exit_key, &waiter_me) == 0)
+		if (waiter_have_key && !waiter_closed &&
+		    pthread_setspecific(waiter_exit_key, &waiter_me) == 0)
 			waiter_threads_add(&waiter_me);
 		waiter_me.id = id;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	waiter_threads_unlock_all(&old);
 	return id;
 }
 
@@ -197,6 +240,12 @@ unsigned long waiter_new_thread_id(void)
  * write over the original (see struct waiter_thread).  The copy is
  * freed when a slow path drops it (waiter_stale()).  Without memory
  * the node stays where it is, read as before.
+ *
+ * Not when the list's wait_lock was held at the fork: by another
+ * thread, the lock is lost in the child anyway; by this one (a handler
+ * that forks), a list operation may be under way in the code the
+ * handler interrupted, which would go on in the child with the
+ * original nodes (found in review: a broken list).
  */
 static void waiter_ghost(struct kmutex_waiter *w)
 {
@@ -204,6 +253,8 @@ static void waiter_ghost(struct kmutex_waiter *w)
 
 	if (!w->node.next)
 		return;		/* not queued: not yet, or no longer */
+	if (__atomic_load_n(w->wl, __ATOMIC_RELAXED))
+		return;
 	g = malloc(w->size);
 	if (!g)
 		return;
@@ -225,14 +276,7 @@ static void waiter_fork_child(void)
 	struct kmutex_waiter *w;
 
 	waiter_fork_gen++;
-	/*
-	 * Forked by a handler that interrupted this thread inside a wait
-	 * list's lock (a semaphore's or completion's), maybe inside a list
-	 * operation that goes on after the handler: moving nodes under it
-	 * would break the list (found in review).  They stay where they
-	 * are, as before the copies.
-	 */
-	for (t = wait_lock_irq_top ? NULL : waiter_threads; t; t = t->next) {
+	for (t = waiter_threads; t; t = t->next) {
 		if (t == &waiter_me)
 			continue;
 		for (w = t->waiting; w; w = w->outer)
@@ -241,7 +285,7 @@ static void waiter_fork_child(void)
 	/* A parent's thread may have held it at the fork. */
 	waiter_threads_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	waiter_threads = NULL;
-	if (waiter_me.id) {
+	if (waiter_me.listed) {
 		waiter_me.next = NULL;
 		waiter_me.pprev = &waiter_threads;
 		waiter_threads = &waiter_me;
@@ -249,22 +293,27 @@ static void waiter_fork_child(void)
 	waiter_forker = waiter_thread_id();
 }
 
-static bool waiter_have_key;
-
 static void __attribute__((constructor)) waiter_fork_setup(void)
 {
-	waiter_have_key = !pthread_key_create(&waiter_exit_key,
-					      waiter_thread_exit);
 	pthread_atfork(NULL, NULL, waiter_fork_child);
 }
 
 /*
  * dlclose() of the library (or of a plugin linked with its archive)
  * drops the atfork handler but not the key, whose destructor would run
- * at the next thread exit in unmapped code (found in review).
+ * at the next thread exit in unmapped code (found in review).  At
+ * exit() other threads may still run, and exit: unlisted no more, they
+ * could leave their entries to the threads that get their stacks, so
+ * the list closes first (found in review).
  */
-static void __attribute__((destructor)) waiter_fork_teardown(void)
+static void __attribute__((destructor)) waiter_teardown(void)
 {
+	sigset_t old;
+
+	waiter_threads_lock_all(&old);
+	waiter_closed = true;
+	__atomic_store_n(&waiter_threads, NULL, __ATOMIC_RELEASE);
+	waiter_threads_unlock_all(&old);
 	if (waiter_have_key)
 		pthread_key_delete(waiter_exit_key);
 }

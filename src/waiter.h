@@ -32,6 +32,7 @@ struct kmutex_waiter {
 	unsigned long thread;		/* waiter_thread_id() of its thread */
 	struct kmutex_waiter *outer;	/* the wait a signal handler's
 					 * wait interrupted (waiter_stamp()) */
+	int *wl;			/* the wait_lock of its list */
 	bool ghost;			/* a fork() child's heap copy */
 };
 
@@ -79,6 +80,7 @@ extern unsigned long waiter_forker;
  */
 struct waiter_thread {
 	unsigned long id;
+	bool listed;			/* on waiter_threads */
 	struct kmutex_waiter *waiting;	/* innermost, queued or not */
 	struct waiter_thread *next;	/* on waiter_threads */
 	struct waiter_thread **pprev;
@@ -96,16 +98,18 @@ static inline unsigned long waiter_thread_id(void)
 }
 
 /*
- * Stamp @w as queued now, in this process, by this thread, and make it
- * this thread's wait in progress, before it is queued.  A waiter
- * queued again (rwsem) is so already.  The signal fences keep the
- * stores in order against a handler of this thread that forks.
+ * Stamp @w as queued now, in this process, by this thread, on the list
+ * that @wl guards, and make it this thread's wait in progress, before
+ * it is queued.  A waiter queued again (rwsem) is so already.  The
+ * signal fences keep the stores in order against a handler of this
+ * thread that forks.
  */
-static inline void waiter_stamp(struct kmutex_waiter *w)
+static inline void waiter_stamp(struct kmutex_waiter *w, int *wl)
 {
 	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
 	w->thread = waiter_thread_id();
+	w->wl = wl;
 	if (waiter_me.waiting != w) {
 		w->outer = waiter_me.waiting;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);

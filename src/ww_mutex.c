@@ -451,7 +451,7 @@ static int ww_lock_slow(struct ww_mutex *lock, struct ww_acquire_ctx *ctx,
 	waiter_init(&me.w, 0);
 	me.w.size = sizeof(me);
 	me.w.since = now_ns();
-	waiter_stamp(&me.w);
+	waiter_stamp(&me.w, &lock->base.wait_lock);
 	ww_enqueue(&lock->base, &me);
 	for (;;) {
 		owner = __atomic_load_n(&lock->ctx, __ATOMIC_SEQ_CST);
