@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# dlclose_plugin - a plugin that uses kmutex is unloaded, then a thread
+# that waited through it exits.  The library lists each thread that
+# waits (src/waiter.c, for fork()) and unlists it at exit through a
+# pthread key's destructor; dlclose() must not leave that destructor
+# behind in unmapped code (found in review: SIGSEGV at the thread's
+# exit).  Twice: the plugin linked with the archive (kmutex inside it),
+# and with the shared library (unloaded with the plugin).
+# Run from the source root with CC and B (the build dir) set.
+set -u
+CC=${CC:-cc}
+B=${B:-build}
+RUN=()
+[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat > "$tmp/plugin.c" <<'C'
+#include <linux/semaphore.h>
+
+static DEFINE_SEMAPHORE(never, 0);
+
+/* A slow-path wait (it times out): this thread is listed. */
+__attribute__((visibility("default"))) int plugin_wait(void)
+{
+	return down_timeout(&never, 1);
+}
+C
+cat > "$tmp/main.c" <<'C'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+
+static sem_t called, closed;
+static int (*plugin_wait)(void);
+
+static void *waiter(void *arg)
+{
+	printf("plugin_wait() = %d\n", plugin_wait());
+	sem_post(&called);
+	sem_wait(&closed);	/* until the plugin is unloaded */
+	return arg;		/* exit: the key destructors run */
+}
+
+int main(int argc, char **argv)
+{
+	void *h = dlopen(argc > 1 ? argv[1] : "", RTLD_NOW);
+	pthread_t t;
+
+	if (!h) {
+		printf("dlopen: %s\n", dlerror());
+		return 2;
+	}
+	plugin_wait = (int (*)(void))dlsym(h, "plugin_wait");
+	if (!plugin_wait)
+		return 3;
+	sem_init(&called, 0, 0);
+	sem_init(&closed, 0, 0);
+	pthread_create(&t, NULL, waiter, NULL);
+	sem_wait(&called);
+	dlclose(h);
+	sem_post(&closed);
+	pthread_join(t, NULL);
+	printf("the thread exited\n");
+	return 0;
+}
+C
+
+CF=(-std=gnu11 -D_GNU_SOURCE -Iinclude -pthread)
+$CC "${CF[@]}" "$tmp/main.c" -o "$tmp/main" -ldl || fail=1
+$CC "${CF[@]}" -shared -fPIC "$tmp/plugin.c" -o "$tmp/plugin_a.so" \
+	-Wl,--whole-archive "$B/libkmutex.a" -Wl,--no-whole-archive || fail=1
+$CC "${CF[@]}" -shared -fPIC "$tmp/plugin.c" -o "$tmp/plugin_so.so" \
+	-L"$B" -lkmutex || fail=1
+[ $fail = 0 ] || { echo "FAIL: could not build the programs"; exit 1; }
+
+for p in plugin_a plugin_so; do
+	out=$(LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		timeout 60 "${RUN[@]}" "$tmp/main" "$tmp/$p.so" 2>&1)
+	rc=$?
+	echo "$p: exit $rc: $(echo "$out" | tr '\n' ' ')"
+	if [ $rc != 0 ] || ! grep -q "^plugin_wait() = -62$" <<< "$out" ||
+	   ! grep -q "^the thread exited$" <<< "$out"; then
+		echo "FAIL: $p: the program did not end cleanly"
+		fail=1
+	fi
+done
+exit $fail
