@@ -269,12 +269,22 @@ static void waiter_ghost(struct kmutex_waiter *w)
  * no atomics), before it can start any.  Its own waiters stay live: the
  * same thread waits on in the child.  The other threads' go to the
  * heap, and only this thread stays listed.
+ *
+ * With its signals blocked: a handler's up() or complete() in the
+ * child would drop a half-spliced copy, or take this thread's own node
+ * for a parent's between the two stores below (found in review).  A
+ * thread that never waited is number 0, which no node has: no
+ * pthread_once() here, which musl leaves running in a child forked
+ * while another thread ran it (found in review).
  */
 static void waiter_fork_child(void)
 {
 	struct waiter_thread *t;
 	struct kmutex_waiter *w;
+	sigset_t old;
 
+	waiter_block_signals(&old);
+	waiter_forker = waiter_me.id;
 	waiter_fork_gen++;
 	for (t = waiter_threads; t; t = t->next) {
 		if (t == &waiter_me)
@@ -290,7 +300,7 @@ static void waiter_fork_child(void)
 		waiter_me.pprev = &waiter_threads;
 		waiter_threads = &waiter_me;
 	}
-	waiter_forker = waiter_thread_id();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void __attribute__((constructor)) waiter_fork_setup(void)

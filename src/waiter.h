@@ -106,9 +106,15 @@ static inline unsigned long waiter_thread_id(void)
  */
 static inline void waiter_stamp(struct kmutex_waiter *w, int *wl)
 {
+	/*
+	 * The number first: a handler's fork() in between makes this
+	 * thread the child's forker by the number it has then, and the
+	 * generation read after is the child's (found in review).
+	 */
+	w->thread = waiter_thread_id();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* RELAXED: only a fork() child's one thread writes it (waiter.c). */
 	w->fork_gen = __atomic_load_n(&waiter_fork_gen, __ATOMIC_RELAXED);
-	w->thread = waiter_thread_id();
 	w->wl = wl;
 	if (waiter_me.waiting != w) {
 		w->outer = waiter_me.waiting;
