@@ -143,16 +143,19 @@ static bool waiter_have_key;
 static pthread_once_t waiter_key_once = PTHREAD_ONCE_INIT;
 
 /*
- * Not under ThreadSanitizer, which does not support fork() in a
+ * Only with glibc, whose stack cache hands the parent's threads' stacks
+ * to the child's new threads; musl unmaps a thread's stack when it ends
+ * and never reuses a stack the child inherits, so the nodes stay intact
+ * there.  Not under ThreadSanitizer, which does not support fork() in a
  * threaded process (the fork tests are skipped there): it takes a
  * thread's thread-locals, where the list's links are, for written at
  * the thread's start unordered with the other threads, and reported
  * every unlink by another thread as a race (found by CI).
  */
-#ifdef KMUTEX_TSAN
-#define WAITER_LISTS_THREADS false
-#else
+#if defined(__GLIBC__) && !defined(KMUTEX_TSAN)
 #define WAITER_LISTS_THREADS true
+#else
+#define WAITER_LISTS_THREADS false
 #endif
 
 /*
