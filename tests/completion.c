@@ -68,7 +68,7 @@ static void check_idle(struct completion *x)
 {
 	CHECK(!completion_done(x));
 	CHECK(!try_wait_for_completion(x));
-	CHECK_EQ(fam_queued(&x->wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(x)), 0);
 }
 
 static void test_init(void)
@@ -190,7 +190,7 @@ static void test_complete_one(void)
 
 	init_completion(&x);
 	fam_start(&c[0], call_wait, &x, 0);
-	fam_wait_queued(&c[0], &x.wait_list, 1);
+	fam_wait_queued(&c[0], FAM_LIST(&x), 1);
 	fam_start(&d, call_complete, &x, 0);
 	CHECK_EQ(fam_join(&d), 0);
 	CHECK_EQ(fam_join(&c[0]), 0);
@@ -203,7 +203,7 @@ static void test_complete_one(void)
 					  .after = record_woken };
 		CHECK(pthread_create(&c[i].thread, NULL, fam_call_thread,
 				     &c[i]) == 0);
-		fam_wait_queued(&c[i], &x.wait_list, i + 1);
+		fam_wait_queued(&c[i], FAM_LIST(&x), i + 1);
 	}
 	test_sleep_ms(20);
 	CHECK_EQ(woken_count(), 0);
@@ -214,7 +214,7 @@ static void test_complete_one(void)
 		test_sleep_ms(20);
 		CHECK_EQ(woken_count(), i + 1);
 		CHECK_EQ(woken_order[i], i);
-		CHECK_EQ(fam_queued(&x.wait_list), WAITERS - 1 - i);
+		CHECK_EQ(fam_queued(FAM_LIST(&x)), WAITERS - 1 - i);
 		/* It was handed over, not left pending. */
 		CHECK(!completion_done(&x));
 	}
@@ -249,7 +249,7 @@ static void test_complete_all(void)
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < WAITERS; i++) {
 			fam_start(&c[i], fns[i], &x, 60000);
-			fam_wait_queued(&c[i], &x.wait_list, i + 1);
+			fam_wait_queued(&c[i], FAM_LIST(&x), i + 1);
 		}
 		complete_all(&x);
 		for (i = 0; i < WAITERS; i++) {
@@ -257,7 +257,7 @@ static void test_complete_all(void)
 
 			CHECK(i < 3 ? ret == 0 : ret >= 1 && ret <= 60000);
 		}
-		CHECK_EQ(fam_queued(&x.wait_list), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&x)), 0);
 		for (i = 0; i < 1000; i++) {
 			CHECK(completion_done(&x));
 			CHECK(try_wait_for_completion(&x));
@@ -285,7 +285,7 @@ static void test_complete_all(void)
 
 		for (i = 0; i < 20; i++) {
 			fam_start(&many[i], call_wait, &x, 0);
-			fam_wait_queued(&many[i], &x.wait_list, i + 1);
+			fam_wait_queued(&many[i], FAM_LIST(&x), i + 1);
 		}
 		complete_all(&x);
 		for (i = 0; i < 20; i++)
@@ -336,7 +336,7 @@ static void test_timeout(void)
 
 	/* Completed in time: the jiffies left, about timeout - elapsed. */
 	fam_start(&c, call_wait_timeout, &x, 2000);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	test_sleep_ms(100);
 	complete(&x);
 	ret = fam_join(&c);
@@ -347,7 +347,7 @@ static void test_timeout(void)
 	CHECK(ret >= 2000 - (long)(dt / 1000000) - 1);
 	check_idle(&x);
 	fam_start(&c, call_wait_interruptible_timeout, &x, 2000);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	test_sleep_ms(100);
 	complete(&x);
 	ret = fam_join(&c);
@@ -363,7 +363,7 @@ static void test_timeout(void)
 
 	/* A timeout that is not a timeout. */
 	fam_start(&c, call_wait_timeout, &x, MAX_SCHEDULE_TIMEOUT);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	complete(&x);
 	CHECK(fam_join(&c) >= 1);
 	check_idle(&x);
@@ -389,20 +389,20 @@ static void test_signals(int flags)
 	fam_handle_sigusr1(flags);
 	init_completion(&x);
 	for (i = 0; i < 3; i++) {
-		fam_interrupted_alone(fns[i], &x, &x.wait_list, NULL);
+		fam_interrupted_alone(fns[i], &x, FAM_LIST(&x), NULL);
 		check_idle(&x);
 		complete(&x);
 		CHECK_EQ(drain(&x), 1);
 
 		/* Interrupted ahead of another waiter: that one gets it. */
-		fam_interrupted_ahead(fns[i], call_wait, &x, &x.wait_list, &d);
+		fam_interrupted_ahead(fns[i], call_wait, &x, FAM_LIST(&x), &d);
 		complete(&x);
 		CHECK_EQ(fam_join(&d), 0);
 		check_idle(&x);
 
 		/* Completed: 0 (or the jiffies left). */
 		fam_start(&c, fns[i], &x, 60000);
-		fam_wait_queued(&c, &x.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&x), 1);
 		complete(&x);
 		if (fns[i] == call_wait_interruptible_timeout)
 			CHECK(fam_join(&c) >= 1);
@@ -412,14 +412,14 @@ static void test_signals(int flags)
 	}
 
 	fam_start(&c, call_wait, &x, 0);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	fam_signal_harmlessly(&c, 5);
 	complete(&x);
 	CHECK_EQ(fam_join(&c), 0);
 	check_idle(&x);
 
 	fam_start(&c, call_wait_timeout, &x, 300);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	fam_signal(&c, 5);
 	CHECK_EQ(fam_join(&c), 0);
 	CHECK(c.t1 - c.t0 >= 300000000ull);
@@ -455,7 +455,7 @@ static void test_complete_vs_signal(int flags)
 		bool pending;
 		long ret;
 
-		ret = fam_given_during_signal(fn, &x, &x.wait_list, do_complete);
+		ret = fam_given_during_signal(fn, &x, FAM_LIST(&x), do_complete);
 		CHECK(ret == -EINTR || ret >= 0);
 		pending = completion_done(&x);
 		if ((ret >= 0) == pending) {
@@ -471,7 +471,7 @@ static void test_complete_vs_signal(int flags)
 
 		/* With a waiter behind it, which must not be left asleep. */
 		ret = fam_given_during_signal_ahead(fn, call_wait, &x,
-						    &x.wait_list, do_complete);
+						    FAM_LIST(&x), do_complete);
 		passed += ret == -EINTR;
 		check_idle(&x);
 	}
@@ -527,7 +527,7 @@ static void race(int interrupt, double seconds)
 		bool ok, pending;
 
 		__atomic_store_n(&r.round, round, __ATOMIC_RELEASE);
-		POLL_UNTIL(fam_queued(&r.x.wait_list) == 1 ||
+		POLL_UNTIL(fam_queued(FAM_LIST(&r.x)) == 1 ||
 			   __atomic_load_n(&r.finished, __ATOMIC_SEQ_CST) ==
 			   round, PROMPT_MS);
 		fam_spin_ns(delay + fam_rand(&rnd) % 20000);

@@ -33,7 +33,7 @@ static void check_long(long (*fn)(struct fam_call *), long timeout)
 
 	init_completion(&x);
 	fam_start(&c, fn, &x, timeout);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	test_sleep_ms(20);
 	complete(&x);
 	left = fam_join(&c);

@@ -119,8 +119,8 @@ static void test_producer_consumer(double seconds)
 		total += pc[i].produced;
 		CHECK_EQ(pc[i].empty.count, i ? SLOTS : 1);
 		CHECK_EQ(pc[i].full.count, 0);
-		CHECK_EQ(fam_queued(&pc[i].empty.wait_list), 0);
-		CHECK_EQ(fam_queued(&pc[i].full.wait_list), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&pc[i].empty)), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&pc[i].full)), 0);
 	}
 	printf("producer/consumer: %ld items through %d pairs of "
 	       "semaphores\n", total, PAIRS);
@@ -232,8 +232,8 @@ static void test_ping_pong(double seconds)
 		total += pp[i].pings;
 		CHECK(!completion_done(&pp[i].ping));
 		CHECK(!completion_done(&pp[i].pong));
-		CHECK_EQ(fam_queued(&pp[i].ping.wait_list), 0);
-		CHECK_EQ(fam_queued(&pp[i].pong.wait_list), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&pp[i].ping)), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&pp[i].pong)), 0);
 	}
 	printf("ping-pong: %lu round trips (%lu handoffs) through %d pairs "
 	       "of completions\n", total, 2 * total, PAIRS);
@@ -369,7 +369,7 @@ static void test_semaphore_storm(double seconds)
 	       over, SEM_UNITS);
 	CHECK_EQ(over, 0);
 	CHECK_EQ(storm_sem.count, SEM_UNITS);
-	CHECK_EQ(fam_queued(&storm_sem.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&storm_sem)), 0);
 }
 
 /* The rwsem: readers never beside a writer, writers alone. */
@@ -509,7 +509,7 @@ static void test_rwsem_storm(double seconds)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(rw_counter, writes);
 	CHECK_EQ(storm_rw.count, 0);
-	CHECK_EQ(fam_queued(&storm_rw.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&storm_rw)), 0);
 }
 
 /*
@@ -662,7 +662,7 @@ static void test_completion_storm(double seconds)
 	       "waits passed, %d pending, %ld interrupted, %ld timed out\n",
 	       completes, extra, got, pending, eintr, etime);
 	CHECK_EQ(got + pending, completes + extra);
-	CHECK_EQ(fam_queued(&storm_done.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&storm_done)), 0);
 }
 
 int main(void)

@@ -36,7 +36,7 @@ static void test_down_timeout_forever(void)
 
 	sema_init(&s, 0);
 	fam_start(&c, call_down_timeout, &s, -1);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	test_sleep_ms(20);
 	CHECK(!fam_done(&c));
 	up(&s);
@@ -68,7 +68,7 @@ static void test_completion_forever(long (*fn)(struct fam_call *),
 
 	init_completion(&x);
 	fam_start(&c, fn, &x, -1);
-	fam_wait_queued(&c, &x.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&x), 1);
 	test_sleep_ms(20);
 	CHECK(!fam_done(&c));
 	complete(&x);

@@ -106,7 +106,7 @@ static void let_writer_go(void)
 static void check_idle(struct rw_semaphore *sem)
 {
 	CHECK_EQ(sem->count, 0);
-	CHECK_EQ(fam_queued(&sem->wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(sem)), 0);
 	CHECK(!rwsem_is_locked(sem));
 }
 
@@ -249,7 +249,7 @@ static __no_context_analysis void test_up_write_wakes_readers(void)
 		down_write(&s);
 		for (i = 0; i < n; i++) {
 			fam_start(&c[i], call_read_until_all_in, &s, n);
-			fam_wait_queued(&c[i], &s.wait_list, i + 1);
+			fam_wait_queued(&c[i], FAM_LIST(&s), i + 1);
 		}
 		test_sleep_ms(20);
 		CHECK_EQ(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST), 0);
@@ -264,12 +264,12 @@ static __no_context_analysis void test_up_write_wakes_readers(void)
 	down_write(&s);
 	for (i = 0; i < 2; i++) {
 		fam_start(&c[i], call_read_until_all_in, &s, 2);
-		fam_wait_queued(&c[i], &s.wait_list, i + 1);
+		fam_wait_queued(&c[i], FAM_LIST(&s), i + 1);
 	}
 	start_held_writer(&w, &s);
-	fam_wait_queued(&w, &s.wait_list, 3);
+	fam_wait_queued(&w, FAM_LIST(&s), 3);
 	fam_start(&late, call_down_read, &s, 0);
-	fam_wait_queued(&late, &s.wait_list, 4);
+	fam_wait_queued(&late, FAM_LIST(&s), 4);
 	up_write(&s);
 	/* The two readers go in together and out; then the writer. */
 	CHECK_EQ(fam_join(&c[0]), 0);
@@ -314,15 +314,15 @@ static __no_context_analysis void test_downgrade(void)
 
 	down_write(&s);
 	fam_start(&r, call_down_read, &s, 0);
-	fam_wait_queued(&r, &s.wait_list, 1);
+	fam_wait_queued(&r, FAM_LIST(&s), 1);
 	start_held_writer(&w, &s);
-	fam_wait_queued(&w, &s.wait_list, 2);
+	fam_wait_queued(&w, FAM_LIST(&s), 2);
 	downgrade_write(&s);
 	/* The reader gets in while this thread still holds it for reading. */
 	CHECK_EQ(fam_join(&r), 0);
 	test_sleep_ms(20);
 	CHECK(!writer_holds());
-	CHECK_EQ(fam_queued(&s.wait_list), 1);
+	CHECK_EQ(fam_queued(FAM_LIST(&s)), 1);
 	CHECK_EQ(s.count & RWSEM_WRITER_LOCKED, 0);
 	CHECK_EQ(down_write_trylock(&s), 0);
 	up_read(&s);		/* ours */
@@ -590,10 +590,10 @@ static void queue_writer_readers(struct rw_semaphore *s, struct fam_call *c,
 
 	readers_in = 0;
 	fam_start(c, call_down_write_killable, s, 0);
-	fam_wait_queued(c, &s->wait_list, 1);
+	fam_wait_queued(c, FAM_LIST(s), 1);
 	for (k = 0; k < 3; k++) {
 		fam_start(&d[k], call_read_until_all_in, s, 3);
-		fam_wait_queued(&d[k], &s->wait_list, k + 2);
+		fam_wait_queued(&d[k], FAM_LIST(s), k + 2);
 	}
 }
 
@@ -625,24 +625,24 @@ static __no_context_analysis void test_signals(int flags)
 		down_write(&s);
 		before = fam_signal_count();
 		fam_start(&c, readers[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_interrupt(&c);
 		CHECK_EQ(fam_join(&c), -EINTR);
 		CHECK(c.signals > before);
 		CHECK_EQ(s.count, RWSEM_WRITER_LOCKED);
-		CHECK_EQ(fam_queued(&s.wait_list), 0);
+		CHECK_EQ(fam_queued(FAM_LIST(&s)), 0);
 		up_write(&s);
 		check_idle(&s);
 
 		/* Interrupted at the head, a writer behind it gets in. */
 		down_write(&s);
 		fam_start(&c, readers[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_start(&d[0], call_down_write, &s, 0);
-		fam_wait_queued(&d[0], &s.wait_list, 2);
+		fam_wait_queued(&d[0], FAM_LIST(&s), 2);
 		fam_interrupt(&c);
 		CHECK_EQ(fam_join(&c), -EINTR);
-		CHECK_EQ(fam_queued(&s.wait_list), 1);
+		CHECK_EQ(fam_queued(FAM_LIST(&s)), 1);
 		up_write(&s);
 		CHECK_EQ(fam_join(&d[0]), 0);
 		up_write(&s);
@@ -651,7 +651,7 @@ static __no_context_analysis void test_signals(int flags)
 		/* Not interrupted: 0, holding it for reading. */
 		down_write(&s);
 		fam_start(&c, readers[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		up_write(&s);
 		CHECK_EQ(fam_join(&c), 0);
 		CHECK(rwsem_is_locked(&s));
@@ -664,12 +664,12 @@ static __no_context_analysis void test_signals(int flags)
 	down_read(&s);
 	before = fam_signal_count();
 	fam_start(&c, call_down_write_killable, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
 	CHECK(c.signals > before);
 	CHECK_EQ(s.count, RWSEM_READER_BIAS);
-	CHECK_EQ(fam_queued(&s.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&s)), 0);
 	/* New readers are not held back by a writer that has gone. */
 	CHECK_EQ(down_read_trylock(&s), 1);
 	up_read(&s);
@@ -697,7 +697,7 @@ static __no_context_analysis void test_signals(int flags)
 	queue_writer_readers(&s, &c, d);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
-	CHECK_EQ(fam_queued(&s.wait_list), 3);
+	CHECK_EQ(fam_queued(FAM_LIST(&s)), 3);
 	up_write(&s);
 	for (k = 0; k < 3; k++)
 		CHECK_EQ(fam_join(&d[k]), 0);
@@ -706,7 +706,7 @@ static __no_context_analysis void test_signals(int flags)
 	/* Not interrupted: 0, holding it for writing. */
 	down_read(&s);
 	fam_start(&c, call_down_write_killable, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	up_read(&s);
 	CHECK_EQ(fam_join(&c), 0);
 	CHECK_EQ(s.count, RWSEM_WRITER_LOCKED);
@@ -716,12 +716,12 @@ static __no_context_analysis void test_signals(int flags)
 	/* down_read and down_write go on waiting through signals. */
 	down_write(&s);
 	fam_start(&c, call_down_read, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_signal_harmlessly(&c, 5);
 	up_write(&s);
 	CHECK_EQ(fam_join(&c), 0);
 	fam_start(&d[0], call_down_write, &s, 0);
-	fam_wait_queued(&d[0], &s.wait_list, 1);
+	fam_wait_queued(&d[0], FAM_LIST(&s), 1);
 	fam_signal_harmlessly(&d[0], 5);
 	up_read(&s);
 	CHECK_EQ(fam_join(&d[0]), 0);
@@ -771,7 +771,7 @@ static __no_context_analysis void test_grant_vs_signal(int flags)
 		/* A reader granted by up_write as it is interrupted. */
 		down_write(&s);
 		fam_start(&c, readers[round & 1], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_interrupt_during(&c, do_up_write, &s);
 		ret = fam_join(&c);
 		CHECK(ret == 0 || ret == -EINTR);
@@ -785,7 +785,7 @@ static __no_context_analysis void test_grant_vs_signal(int flags)
 		/* A writer granted by up_read as it is interrupted. */
 		down_read(&s);
 		fam_start(&c, call_down_write_killable, &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_interrupt_during(&c, do_up_read, &s);
 		ret = fam_join(&c);
 		CHECK(ret == 0 || ret == -EINTR);
@@ -799,9 +799,9 @@ static __no_context_analysis void test_grant_vs_signal(int flags)
 		/* A writer granted by up_write, a reader queued behind it. */
 		down_write(&s);
 		fam_start(&c, call_down_write_killable, &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_start(&d, call_down_read, &s, 0);
-		fam_wait_queued(&d, &s.wait_list, 2);
+		fam_wait_queued(&d, FAM_LIST(&s), 2);
 		fam_interrupt_during(&c, do_up_write, &s);
 		ret = fam_join(&c);
 		CHECK(ret == 0 || ret == -EINTR);
@@ -922,18 +922,18 @@ static void test_guards_interrupted(void)
 	fam_handle_sigusr1(0);
 	down_write(&s);
 	fam_start(&c, call_read_intr_guard, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
 	CHECK_EQ(s.count, RWSEM_WRITER_LOCKED);
 	fam_start(&c, call_write_kill_guard, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
 	CHECK_EQ(s.count, RWSEM_WRITER_LOCKED);
 	/* Not interrupted: the body runs and the guard releases. */
 	fam_start(&c, call_write_kill_guard, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	up_write(&s);
 	CHECK_EQ(fam_join(&c), 0);
 	check_idle(&s);

@@ -73,7 +73,7 @@ static int count_now(struct semaphore *sem)
 static void check_idle(struct semaphore *sem, int n)
 {
 	CHECK_EQ(sem->count, n);
-	CHECK_EQ(fam_queued(&sem->wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(sem)), 0);
 }
 
 static void test_init(void)
@@ -197,7 +197,7 @@ static void test_counting(void)
 
 	/* A fourth waits ... */
 	fam_start(&extra, call_down, &s, 0);
-	fam_wait_queued(&extra, &s.wait_list, 1);
+	fam_wait_queued(&extra, FAM_LIST(&s), 1);
 	CHECK_EQ(count_now(&s), -1);
 	test_sleep_ms(20);
 	CHECK(!fam_done(&extra));
@@ -217,7 +217,7 @@ static void test_counting(void)
 	check_idle(&s, 0);
 	/* And main's up() releases a down() made by another thread. */
 	fam_start(&extra, call_down, &s, 0);
-	fam_wait_queued(&extra, &s.wait_list, 1);
+	fam_wait_queued(&extra, FAM_LIST(&s), 1);
 	up(&s);
 	CHECK_EQ(fam_join(&extra), 0);
 	check_idle(&s, 0);
@@ -342,14 +342,14 @@ static void test_signals(int flags)
 	sema_init(&s, 0);
 	for (i = 0; i < 2; i++) {
 		/* Interrupted: -EINTR, and no unit is taken or lost. */
-		fam_interrupted_alone(fns[i], &s, &s.wait_list, check_queued);
+		fam_interrupted_alone(fns[i], &s, FAM_LIST(&s), check_queued);
 		check_idle(&s, 0);
 		up(&s);
 		check_idle(&s, 1);
 		CHECK_EQ(down_trylock(&s), 0);
 
 		/* Interrupted with another waiter queued behind it. */
-		fam_interrupted_ahead(fns[i], call_down, &s, &s.wait_list, &d);
+		fam_interrupted_ahead(fns[i], call_down, &s, FAM_LIST(&s), &d);
 		CHECK_EQ(count_now(&s), -1);
 		up(&s);		/* goes to the one still waiting */
 		CHECK_EQ(fam_join(&d), 0);
@@ -357,7 +357,7 @@ static void test_signals(int flags)
 
 		/* Not interrupted: 0 once a unit comes. */
 		fam_start(&c, fns[i], &s, 0);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		up(&s);
 		CHECK_EQ(fam_join(&c), 0);
 		check_idle(&s, 0);
@@ -369,7 +369,7 @@ static void test_signals(int flags)
 
 	/* down() is not ended by signals. */
 	fam_start(&c, call_down, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_signal_harmlessly(&c, 5);
 	up(&s);
 	CHECK_EQ(fam_join(&c), 0);
@@ -377,13 +377,13 @@ static void test_signals(int flags)
 
 	/* Nor is down_timeout(): it still waits its whole timeout. */
 	fam_start(&c, call_down_timeout, &s, 300);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_signal(&c, 5);
 	CHECK_EQ(fam_join(&c), -ETIME);
 	CHECK(c.t1 - c.t0 >= 300000000ull);
 	check_idle(&s, 0);
 	fam_start(&c, call_down_timeout, &s, 5000);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_signal_harmlessly(&c, 3);
 	up(&s);
 	CHECK_EQ(fam_join(&c), 0);
@@ -416,7 +416,7 @@ static void test_handoff_vs_signal(int flags)
 		long ret;
 		int free_units;
 
-		ret = fam_given_during_signal(fn, &s, &s.wait_list, do_up);
+		ret = fam_given_during_signal(fn, &s, FAM_LIST(&s), do_up);
 		CHECK(ret == 0 || ret == -EINTR);
 		free_units = drain(&s);
 		if ((ret == 0) + free_units != 1) {
@@ -431,7 +431,7 @@ static void test_handoff_vs_signal(int flags)
 
 		/* With a waiter behind it, which must not be left asleep. */
 		ret = fam_given_during_signal_ahead(fn, call_down, &s,
-						    &s.wait_list, do_up);
+						    FAM_LIST(&s), do_up);
 		CHECK(ret == 0 || ret == -EINTR);
 		passed += ret == -EINTR;
 		check_idle(&s, 0);
@@ -474,7 +474,7 @@ static void test_timeout(void)
 
 	/* A unit that comes in time ends the wait then, not at the timeout. */
 	fam_start(&c, call_down_timeout, &s, 10000);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	test_sleep_ms(20);
 	up(&s);
 	CHECK_EQ(fam_join(&c), 0);
@@ -492,11 +492,11 @@ static void test_timeout(void)
 	for (tries = 0;; tries++) {
 		CHECK(tries < 5);
 		fam_start(&c, call_down_timeout, &s, 1000);
-		fam_wait_queued(&c, &s.wait_list, 1);
+		fam_wait_queued(&c, FAM_LIST(&s), 1);
 		fam_start(&d, call_down, &s, 0);
 		WAIT_UNTIL(fam_done(&c) ||
 			   (__atomic_load_n(&d.started, __ATOMIC_SEQ_CST) &&
-			    fam_queued(&s.wait_list) >= 2 &&
+			    fam_queued(FAM_LIST(&s)) >= 2 &&
 			    test_thread_state(d.tid) == 'S'), PROMPT_MS);
 		if (!fam_done(&c))
 			break;
@@ -516,9 +516,9 @@ static void test_timeout(void)
 
 	/* Timeouts too long to ever expire still wait for the unit. */
 	fam_start(&c, call_down_timeout, &s, MAX_SCHEDULE_TIMEOUT);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_start(&d, call_down_timeout, &s, MAX_SCHEDULE_TIMEOUT - 1);
-	fam_wait_queued(&d, &s.wait_list, 2);
+	fam_wait_queued(&d, FAM_LIST(&s), 2);
 	test_sleep_ms(20);
 	CHECK(!fam_done(&c) && !fam_done(&d));
 	up(&s);
@@ -571,7 +571,7 @@ static void test_fifo(void)
 					  .after = fifo_record };
 		CHECK(pthread_create(&c[i].thread, NULL, fam_call_thread,
 				     &c[i]) == 0);
-		fam_wait_queued(&c[i], &s.wait_list, i + 1);
+		fam_wait_queued(&c[i], FAM_LIST(&s), i + 1);
 		CHECK_EQ(count_now(&s), -1);
 	}
 	test_sleep_ms(20);
@@ -585,7 +585,7 @@ static void test_fifo(void)
 		CHECK_EQ(__atomic_load_n(&fifo_served, __ATOMIC_SEQ_CST),
 			 i + 1);
 		CHECK_EQ(fifo_order[i], i);
-		CHECK_EQ(fam_queued(&s.wait_list), FIFO_WAITERS - 1 - i);
+		CHECK_EQ(fam_queued(FAM_LIST(&s)), FIFO_WAITERS - 1 - i);
 	}
 	for (i = 0; i < FIFO_WAITERS; i++)
 		CHECK_EQ(fam_join(&c[i]), 0);
@@ -669,7 +669,7 @@ static void race(int racers, int interrupt, double seconds)
 		 * given up), so that the load of the machine does not
 		 * decide when the race happens.
 		 */
-		POLL_UNTIL(fam_queued(&r.sem.wait_list) == racers ||
+		POLL_UNTIL(fam_queued(FAM_LIST(&r.sem)) == racers ||
 			   __atomic_load_n(&r.finished, __ATOMIC_SEQ_CST),
 			   PROMPT_MS);
 		fam_spin_ns(delay + fam_rand(&rnd) % 20000);
@@ -801,12 +801,12 @@ static void test_guards_interrupted(void)
 	fam_handle_sigusr1(0);
 	down(&s);
 	fam_start(&c, call_scoped_intr, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	fam_interrupt(&c);
 	CHECK_EQ(fam_join(&c), -EINTR);
 	check_idle(&s, 0);
 	fam_start(&c, call_scoped_intr, &s, 0);
-	fam_wait_queued(&c, &s.wait_list, 1);
+	fam_wait_queued(&c, FAM_LIST(&s), 1);
 	up(&s);
 	CHECK_EQ(fam_join(&c), 0);
 	check_idle(&s, 1);

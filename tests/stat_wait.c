@@ -41,10 +41,10 @@ static void waits(void)
 	 * nothing slept.
 	 */
 	for (i = 0; i < ROUNDS; i++) {
-		WAIT_UNTIL(fam_queued(&stat_test_sem.wait_list) == 1,
+		WAIT_UNTIL(fam_queued(FAM_LIST(&stat_test_sem)) == 1,
 			   PROMPT_MS);
 		up(&stat_test_sem);
-		WAIT_UNTIL(fam_queued(&stat_test_done.wait_list) == 1,
+		WAIT_UNTIL(fam_queued(FAM_LIST(&stat_test_done)) == 1,
 			   PROMPT_MS);
 		complete(&stat_test_done);
 		down(&stat_test_free_sem);

@@ -101,7 +101,7 @@ static void one_round(int r)
 		up(&go);
 	if (r % 2)
 		/* All asleep on the list first (or already interrupted). */
-		POLL_UNTIL(fam_queued(&x.wait_list) +
+		POLL_UNTIL(fam_queued(FAM_LIST(&x)) +
 			   __atomic_load_n(&returned, __ATOMIC_SEQ_CST) >=
 			   WAITERS, PROMPT_MS);
 	complete_all(&x);
@@ -110,7 +110,7 @@ static void one_round(int r)
 	CHECK(completion_done(&x));
 	CHECK(try_wait_for_completion(&x));	/* done stays done */
 	CHECK(completion_done(&x));
-	CHECK_EQ(fam_queued(&x.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&x)), 0);
 	reinit_completion(&x);
 	CHECK(!completion_done(&x));
 	CHECK(!try_wait_for_completion(&x));

@@ -159,7 +159,7 @@ static void storm(int n, int flags, double seconds)
 #endif
 	CHECK(!mutex_is_locked(&lock));
 	CHECK_EQ(lock.count, 1);
-	CHECK_EQ(fam_queued(&lock.wait_list), 0);
+	CHECK_EQ(fam_queued(FAM_LIST(&lock)), 0);
 }
 
 int main(void)
