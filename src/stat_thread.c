@@ -59,6 +59,7 @@ static unsigned int stat_period;
 static __thread __attribute__((tls_model("initial-exec")))
 	struct stat_thread *stat_self;
 static pthread_key_t stat_thread_key;
+static bool stat_have_key, stat_closed;
 static pthread_mutex_t stat_list_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A free table of the list, else a new one, linked in. */
@@ -93,6 +94,9 @@ static struct stat_thread *stat_thread_get(void)
 
 	if (t)
 		return t;
+	/* RELAXED: unloaded or exiting, a late wait counts in the shared. */
+	if (__atomic_load_n(&stat_closed, __ATOMIC_RELAXED))
+		return NULL;
 	t = stat_thread_claim();
 	if (!t)
 		return NULL;
@@ -256,6 +260,22 @@ int stat_threads_init(void)
 {
 	if (pthread_key_create(&stat_thread_key, stat_thread_exit))
 		return -1;
+	stat_have_key = true;
 	return pthread_atfork(stat_fork_prepare, stat_fork_done,
 			      stat_fork_done);
+}
+
+/*
+ * dlclose() of the library (or of a plugin linked with its archive)
+ * would leave the key, whose destructor then runs at the next thread
+ * exit in unmapped code (the crash fixed for src/waiter.c's key; found
+ * again here: tests/dlclose_plugin.sh with KMUTEX_STAT).  A thread that
+ * ends after this keeps its table: the printing reads it as it is.
+ */
+static void __attribute__((destructor)) stat_threads_teardown(void)
+{
+	if (!stat_have_key)
+		return;
+	__atomic_store_n(&stat_closed, true, __ATOMIC_RELAXED);
+	pthread_key_delete(stat_thread_key);
 }
