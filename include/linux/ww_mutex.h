@@ -314,6 +314,14 @@ static __kmutex_inline int ww_mutex_trylock(struct ww_mutex *lock,
 		__KMUTEX_WW_DEBUG(kmutex_ww_debug_lock(lock, ctx,
 						       __KMUTEX_WW_TRY,
 						       "ww_mutex_trylock"));
+	/*
+	 * A wound is for the locks held: holding none, the context starts
+	 * afresh (the kernel's ww_mutex_trylock() does the same; nobody
+	 * wounds a context that holds nothing), or its next lock would
+	 * back off for a wound spent already.
+	 */
+	if (ctx && ctx->acquired == 0)
+		__atomic_store_n(&ctx->wounded, 0, __ATOMIC_RELAXED);
 	__kmutex_hook_acquire(lock, __KMUTEX_HOOK_TRY);
 	if (!__kmutex_mutex_trylock_fast(&lock->base)) {
 		__kmutex_hook_acquired(lock, __KMUTEX_HOOK_TRY, false);
