@@ -94,7 +94,8 @@ static struct stat_thread *stat_thread_get(void)
 
 	if (t)
 		return t;
-	/* RELAXED: unloaded or exiting, a late wait counts in the shared. */
+	/* RELAXED: unloaded or exiting, a late wait counts in the shared
+	 * table (stat_threads_teardown()). */
 	if (__atomic_load_n(&stat_closed, __ATOMIC_RELAXED))
 		return NULL;
 	t = stat_thread_claim();
@@ -271,6 +272,8 @@ int stat_threads_init(void)
  * exit in unmapped code (the crash fixed for src/waiter.c's key; found
  * again here: tests/dlclose_plugin.sh with KMUTEX_STAT).  A thread that
  * ends after this keeps its table: the printing reads it as it is.
+ * Either order with the printing (stat_at_exit()) is right: at exit()
+ * it runs first, at dlclose() after (__cxa_finalize()).
  */
 static void __attribute__((destructor)) stat_threads_teardown(void)
 {

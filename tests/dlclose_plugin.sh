@@ -6,8 +6,9 @@
 # waits (src/waiter.c, for fork()) and unlists it at exit through a
 # pthread key's destructor; dlclose() must not leave that destructor
 # behind in unmapped code (found in review: SIGSEGV at the thread's
-# exit), nor lock statistics theirs (the same crash).  Twice: the plugin linked with the archive (kmutex inside it),
-# and with the shared library (unloaded with the plugin).
+# exit), nor may lock statistics leave theirs (the same crash).  The
+# plugin linked with the archive (kmutex inside it) and with the shared
+# library (unloaded with the plugin), each with statistics off and on.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}

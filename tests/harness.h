@@ -219,9 +219,12 @@ static inline void test_run_threads(int n, void *(*fn)(void *), void *arg,
 #ifdef KMUTEX_TSAN
 /*
  * The waiters write their list nodes with plain stores, under the wait
- * lock that a test's peek at a wait list does not take: under TSan,
- * ignore the peek's reads (the race is the test's, by design, not
- * kmutex's; seen reported once in stat_wait).
+ * lock that test_waiters()' peek at a list head does not take: under
+ * TSan, ignore the peek's reads (the race is the test's, by design, not
+ * kmutex's; seen reported once in stat_wait).  fam_queued() takes the
+ * lock, but the mutex and rwsem slow paths run inside TSan's mutex
+ * annotations, which hide their synchronisation: it ignores its reads
+ * too.
  */
 void AnnotateIgnoreReadsBegin(const char *file, int line);
 void AnnotateIgnoreReadsEnd(const char *file, int line);

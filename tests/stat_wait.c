@@ -8,7 +8,7 @@
 #include <linux/completion.h>
 #include <linux/semaphore.h>
 
-#include "family.h"	/* fam_queued(): a peek that TSan is told of */
+#include "family.h"	/* fam_queued(): a wait list's length */
 #include "stat.h"
 
 #define ROUNDS		20

@@ -230,7 +230,8 @@ static void younger_holding_nothing(struct ww_class *c)
  * starts afresh, as the lock calls do, and the next lock of a free
  * ww_mutex succeeds (found in review: the trylock kept the wound, and
  * that lock returned -EDEADLK for nothing).  The wound is set by hand:
- * the race it stands for is a few instructions wide.
+ * the race it stands for is a few instructions wide.  Wait-die ignores
+ * wounds (it passes either way); wound-wait is the case.
  */
 static void late_wound(struct ww_class *c)
 {

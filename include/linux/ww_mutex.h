@@ -316,9 +316,10 @@ static __kmutex_inline int ww_mutex_trylock(struct ww_mutex *lock,
 						       "ww_mutex_trylock"));
 	/*
 	 * A wound is for the locks held: holding none, the context starts
-	 * afresh (the kernel's ww_mutex_trylock() does the same; nobody
-	 * wounds a context that holds nothing), or its next lock would
-	 * back off for a wound spent already.
+	 * afresh, as the kernel's ww_mutex_trylock() does, or its next
+	 * lock would back off for nothing.  A wound can land after the
+	 * last unlock only while that unlock is still in its slow path
+	 * (the wounder holds the lock's wait_lock): it is spent.
 	 */
 	if (ctx && ctx->acquired == 0)
 		__atomic_store_n(&ctx->wounded, 0, __ATOMIC_RELAXED);
