@@ -6,9 +6,12 @@
 # waits (src/waiter.c, for fork()) and unlists it at exit through a
 # pthread key's destructor; dlclose() must not leave that destructor
 # behind in unmapped code (found in review: SIGSEGV at the thread's
-# exit), nor may lock statistics leave theirs (the same crash).  The
-# plugin linked with the archive (kmutex inside it) and with the shared
-# library (unloaded with the plugin), each with statistics off and on.
+# exit), nor may lock statistics leave theirs (the same crash), nor the
+# debugging build its held-locks key or its hung-wait monitor thread
+# (KMUTEX_DEBUG_HUNG; SIGSEGV at its next tick).  The plugin linked with
+# the archive (kmutex inside it) and with the shared library (unloaded
+# with the plugin), each with statistics off and on, and the same two
+# against the debugging build when it was built.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
@@ -20,13 +23,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cat > "$tmp/plugin.c" <<'C'
+#include <linux/mutex.h>
 #include <linux/semaphore.h>
 
 static DEFINE_SEMAPHORE(never, 0);
+static DEFINE_MUTEX(lock);
 
-/* A slow-path wait (it times out): this thread is listed. */
+/*
+ * A slow-path wait (it times out): this thread is listed, and watched
+ * by the debugging build's monitor.  The mutex registers the thread
+ * with the debugging build's lock checker.
+ */
 __attribute__((visibility("default"))) int plugin_wait(void)
 {
+	mutex_lock(&lock);
+	mutex_unlock(&lock);
 	return down_timeout(&never, 1);
 }
 C
@@ -35,6 +46,7 @@ cat > "$tmp/main.c" <<'C'
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static sem_t called, closed;
 static int (*plugin_wait)(void);
@@ -66,6 +78,7 @@ int main(int argc, char **argv)
 	dlclose(h);
 	sem_post(&closed);
 	pthread_join(t, NULL);
+	usleep(600000);	/* a monitor left behind ticks meanwhile */
 	printf("the thread exited\n");
 	return 0;
 }
@@ -77,15 +90,30 @@ $CC "${CF[@]}" -shared -fPIC "$tmp/plugin.c" -o "$tmp/plugin_a.so" \
 	-Wl,--whole-archive "$B/libkmutex.a" -Wl,--no-whole-archive || fail=1
 $CC "${CF[@]}" -shared -fPIC "$tmp/plugin.c" -o "$tmp/plugin_so.so" \
 	-L"$B" -lkmutex || fail=1
+plugins="plugin_a plugin_so"
+if [ -f "$B/libkmutex-debug.a" ]; then
+	DF=(-DKMUTEX_DEBUG -fno-optimize-sibling-calls)
+	$CC "${CF[@]}" "${DF[@]}" -shared -fPIC "$tmp/plugin.c" \
+		-o "$tmp/debug_a.so" -Wl,--whole-archive \
+		"$B/libkmutex-debug.a" -Wl,--no-whole-archive -ldl \
+		$(cat "$B/debug/libs" 2>/dev/null) || fail=1
+	$CC "${CF[@]}" "${DF[@]}" -shared -fPIC "$tmp/plugin.c" \
+		-o "$tmp/debug_so.so" -L"$B" -lkmutex-debug || fail=1
+	plugins="$plugins debug_a debug_so"
+else
+	echo "skipped: the debugging build's plugins (not built here)"
+fi
 [ $fail = 0 ] || { echo "FAIL: could not build the programs"; exit 1; }
 
 # With lock statistics on too (KMUTEX_STAT): the wait is counted in a
 # per-thread table, handed on at the thread's exit by another pthread
 # key's destructor (src/stat_thread.c), and printed at the unload.
 for stat in "" "$tmp/stat.txt"; do
-	for p in plugin_a plugin_so; do
+	for p in $plugins; do
 		rm -f "$tmp/stat.txt"
-		out=$(KMUTEX_STAT=$stat \
+		# The hung-wait monitor ticks every 250 ms (ignored by the
+		# production build).
+		out=$(KMUTEX_STAT=$stat KMUTEX_DEBUG_HUNG=1 \
 			LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 			timeout 60 "${RUN[@]}" "$tmp/main" "$tmp/$p.so" 2>&1)
 		rc=$?

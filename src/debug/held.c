@@ -28,6 +28,7 @@ __thread int lockdep_recursion __attribute__((tls_model("initial-exec")));
 
 static struct kmutex_thread threads = { .next = &threads, .prev = &threads };
 static pthread_key_t exit_key;
+static bool exit_key_made;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -173,9 +174,26 @@ static void fork_child(void)
 
 static void exit_key_init(void)
 {
-	pthread_key_create(&exit_key, thread_exit);
+	/* RELEASE: the destructor may run on a thread that did not call
+	 * pthread_once(); it reads exit_key after this flag. */
+	if (!pthread_key_create(&exit_key, thread_exit))
+		__atomic_store_n(&exit_key_made, true, __ATOMIC_RELEASE);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	stack_warm_up();
+}
+
+/*
+ * dlclose() of the library (or of a plugin linked with its archive)
+ * drops the atfork handlers but not the key, whose destructor would run
+ * at the next thread exit in unmapped code (SIGSEGV: tests/
+ * dlclose_plugin.sh, as for src/waiter.c's key).  A thread that exits
+ * after this is not checked for locks still held; at exit() no thread
+ * exits after the destructors.
+ */
+static void __attribute__((destructor)) held_teardown(void)
+{
+	if (__atomic_load_n(&exit_key_made, __ATOMIC_ACQUIRE))
+		pthread_key_delete(exit_key);
 }
 
 /* First lock call of this thread: register it. */
