@@ -42,6 +42,7 @@
 #include "hooks.h"
 #include "policy_count.h"
 #include "ticks.h"
+#include "tls.h"
 #include "wait_lock.h"
 #include "waiter.h"
 
@@ -309,7 +310,7 @@ static uint32_t mutex_now_ticks(void)
 #define MUTEX_KEEP_NS		100000
 #endif
 
-static __thread __attribute__((tls_model("initial-exec"))) struct {
+static __thread KMUTEX_TLS struct {
 	struct mutex *lock;	/* taken in a slow path last ... */
 	uint64_t acquired;	/* ... at this time (ticks; 0: not timed) */
 	unsigned int sum;	/* of W/C in 256ths, this look's samples */

@@ -46,9 +46,9 @@
 #define STAT_MERGED	32	/* call sites per row when printing */
 
 int stat_on;
-__thread __attribute__((tls_model("initial-exec"))) unsigned int stat_sleeps;
-__thread __attribute__((tls_model("initial-exec"))) uint64_t stat_took_ticks;
-__thread __attribute__((tls_model("initial-exec")))
+__thread KMUTEX_TLS unsigned int stat_sleeps;
+__thread KMUTEX_TLS uint64_t stat_took_ticks;
+__thread KMUTEX_TLS
 	struct stat_caller stat_caller;
 
 static struct stat_rec *stat_table;

@@ -22,6 +22,7 @@
 #include <kmutex/compiler.h>
 
 #include "cpu.h"
+#include "tls.h"
 
 enum stat_kind {
 	STAT_MUTEX,
@@ -37,10 +38,10 @@ enum stat_kind {
 /* Set once at start-up (KMUTEX_STAT) or by a build with KMUTEX_STAT_FORCE. */
 extern int stat_on;
 /* futex_wait()s of this thread while statistics are on. */
-extern __thread __attribute__((tls_model("initial-exec")))
+extern __thread KMUTEX_TLS
 	unsigned int stat_sleeps;
 /* policy_ticks() when this thread's slow path acquired, if read; or 0. */
-extern __thread __attribute__((tls_model("initial-exec")))
+extern __thread KMUTEX_TLS
 	uint64_t stat_took_ticks;
 
 /*
@@ -52,7 +53,7 @@ struct stat_caller {
 	const void *ip;
 	void *cls;		/* its lock class (debugging build), or NULL */
 };
-extern __thread __attribute__((tls_model("initial-exec")))
+extern __thread KMUTEX_TLS
 	struct stat_caller stat_caller;
 
 struct stat_wait {

@@ -41,6 +41,7 @@
 #include <sys/mman.h>
 
 #include "stat_rec.h"
+#include "tls.h"
 
 #define STAT_THREAD_BITS	5
 #define STAT_THREAD_SLOTS	(1u << STAT_THREAD_BITS)
@@ -56,7 +57,7 @@ struct stat_thread {
 static struct stat_thread *stat_thread_list;
 /* kmutex_stat_reset()s so far, under stat_list_lock. */
 static unsigned int stat_period;
-static __thread __attribute__((tls_model("initial-exec")))
+static __thread KMUTEX_TLS
 	struct stat_thread *stat_self;
 static pthread_key_t stat_thread_key;
 static bool stat_have_key, stat_closed;

@@ -38,7 +38,7 @@ void wait_lock_wake(int *wl)
 
 /* The calling thread's wait_lock_irq nodes, newest first. */
 __thread struct wait_lock_irq *wait_lock_irq_top
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 
 #ifdef KMUTEX_RACE_POINTS
 #include "api.h"

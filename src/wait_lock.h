@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "valgrind.h"
+#include "tls.h"
 
 void wait_lock_acquire_slow(int *wl);
 void wait_lock_wake(int *wl);
@@ -71,7 +72,7 @@ struct wait_lock_irq {
 };
 
 extern __thread struct wait_lock_irq *wait_lock_irq_top
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 
 static inline void wait_lock_irq_acquire(int *wl, struct wait_lock_irq *n)
 {

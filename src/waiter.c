@@ -123,7 +123,7 @@ void wake_q_wake(struct wake_q *q)
 
 unsigned int waiter_fork_gen;
 __thread struct waiter_thread waiter_me
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 unsigned long waiter_forker;
 static unsigned long waiter_thread_ids;
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <kmutex/list.h>
 #include "valgrind.h"
+#include "tls.h"
 
 enum waiter_state {
 	WAITER_SLEEPING = 0,	/* queued; nobody has woken it */
@@ -87,7 +88,7 @@ struct waiter_thread {
 };
 
 extern __thread struct waiter_thread waiter_me
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 unsigned long waiter_new_thread_id(void);
 
 static inline unsigned long waiter_thread_id(void)

@@ -35,6 +35,7 @@
 #include <linux/rwsem.h>
 
 #include "../stat.h"
+#include "../tls.h"
 
 #define MAX_LOCK_DEPTH		48	/* locks one thread holds at once */
 #define MAX_CLASSES		8192
@@ -152,9 +153,9 @@ struct kmutex_thread {
 extern pthread_mutex_t lockdep_lock;
 extern bool lockdep_off;		/* a table overflowed: stop checking */
 extern __thread struct kmutex_thread *lockdep_self
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 extern __thread int lockdep_recursion
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 struct kmutex_thread *lockdep_thread_slow(void);
 static inline struct kmutex_thread *lockdep_thread(void)
 {
@@ -326,7 +327,7 @@ void hint_sem_up(struct semaphore *sem);
 
 /* signal.c */
 extern __thread int lockdep_in_handler
-	__attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
 int lockdep_handler_signal(void);	/* the signal being handled, or 0 */
 
 /*

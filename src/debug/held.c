@@ -23,8 +23,8 @@
 pthread_mutex_t lockdep_lock = PTHREAD_MUTEX_INITIALIZER;
 bool lockdep_off;
 __thread struct kmutex_thread *lockdep_self
-	__attribute__((tls_model("initial-exec")));
-__thread int lockdep_recursion __attribute__((tls_model("initial-exec")));
+	KMUTEX_TLS;
+__thread int lockdep_recursion KMUTEX_TLS;
 
 static struct kmutex_thread threads = { .next = &threads, .prev = &threads };
 static pthread_key_t exit_key;

@@ -25,8 +25,8 @@
 
 typedef int (*real_sigaction_t)(int, const void *, void *);
 
-__thread int lockdep_in_handler __attribute__((tls_model("initial-exec")));
-static __thread int handler_sig __attribute__((tls_model("initial-exec")));
+__thread int lockdep_in_handler KMUTEX_TLS;
+static __thread int handler_sig KMUTEX_TLS;
 
 /* The program's handler for each signal, as it installed it. */
 static struct {
