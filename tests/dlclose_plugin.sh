@@ -7,8 +7,9 @@
 # pthread key's destructor; dlclose() must not leave that destructor
 # behind in unmapped code (found in review: SIGSEGV at the thread's
 # exit), nor may lock statistics leave theirs (the same crash), nor the
-# debugging build its held-locks key or its hung-wait monitor thread
-# (KMUTEX_DEBUG_HUNG; SIGSEGV at its next tick).  The plugin linked with
+# debugging build its held-locks key, nor may its hung-wait monitor
+# thread run on in unmapped code (KMUTEX_DEBUG_HUNG; SIGSEGV at its
+# next tick).  The plugin linked with
 # the archive (kmutex inside it) and with the shared library (unloaded
 # with the plugin), each with statistics off and on, and the same two
 # against the debugging build when it was built.
@@ -42,14 +43,41 @@ __attribute__((visibility("default"))) int plugin_wait(void)
 }
 C
 cat > "$tmp/main.c" <<'C'
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static sem_t called, closed;
 static int (*plugin_wait)(void);
+
+/* Threads named kmutex-hung: the debugging build's monitor. */
+static int monitors(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	char path[300], name[32];
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(name, sizeof(name), f) &&
+		    !strcmp(name, "kmutex-hung\n"))
+			n++;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
 
 static void *waiter(void *arg)
 {
@@ -75,6 +103,7 @@ int main(int argc, char **argv)
 	sem_init(&closed, 0, 0);
 	pthread_create(&t, NULL, waiter, NULL);
 	sem_wait(&called);
+	printf("monitors: %d\n", monitors());
 	dlclose(h);
 	sem_post(&closed);
 	pthread_join(t, NULL);
@@ -105,29 +134,41 @@ else
 fi
 [ $fail = 0 ] || { echo "FAIL: could not build the programs"; exit 1; }
 
-# With lock statistics on too (KMUTEX_STAT): the wait is counted in a
-# per-thread table, handed on at the thread's exit by another pthread
-# key's destructor (src/stat_thread.c), and printed at the unload.
-for stat in "" "$tmp/stat.txt"; do
-	for p in $plugins; do
-		rm -f "$tmp/stat.txt"
-		# The hung-wait monitor ticks every 250 ms (ignored by the
-		# production build).
-		out=$(KMUTEX_STAT=$stat KMUTEX_DEBUG_HUNG=1 \
-			LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-			timeout 60 "${RUN[@]}" "$tmp/main" "$tmp/$p.so" 2>&1)
-		rc=$?
-		what="$p${stat:+ (KMUTEX_STAT)}"
-		echo "$what: exit $rc: $(echo "$out" | tr '\n' ' ')"
-		if [ $rc != 0 ] || ! grep -q "^plugin_wait() = -62$" <<< "$out" ||
-		   ! grep -q "^the thread exited$" <<< "$out"; then
-			echo "FAIL: $what: the program did not end cleanly"
-			fail=1
-		fi
-		if [ -n "$stat" ] && ! grep -q "semaphore" "$tmp/stat.txt"; then
-			echo "FAIL: $what: no statistics printed at the unload"
-			fail=1
-		fi
-	done
+# Each run: the plugin, KMUTEX_STAT (lock statistics: the wait is
+# counted in a per-thread table, handed on at the thread's exit by
+# another pthread key's destructor, src/stat_thread.c, and printed at
+# the unload), KMUTEX_DEBUG_HUNG (the debugging build's monitor, which
+# ticks every 250 ms here and keeps its code loaded) and how many
+# monitors run before the unload.
+runs=()
+for p in $plugins; do
+	runs+=("$p - - 0" "$p $tmp/stat.txt - 0")
+	case $p in debug_*) runs+=("$p - 1 1");; esac
+done
+for r in "${runs[@]}"; do
+	read -r p stat hung want <<< "$r"
+	[ "$stat" = - ] && stat=
+	[ "$hung" = - ] && hung=
+	rm -f "$tmp/stat.txt"
+	out=$(KMUTEX_STAT=$stat KMUTEX_DEBUG_HUNG=$hung \
+		LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		timeout 60 "${RUN[@]}" "$tmp/main" "$tmp/$p.so" 2>&1)
+	rc=$?
+	what="$p${stat:+ (KMUTEX_STAT)}${hung:+ (KMUTEX_DEBUG_HUNG)}"
+	echo "$what: exit $rc: $(echo "$out" | tr '\n' ' ')"
+	if [ $rc != 0 ] || ! grep -q "^plugin_wait() = -62$" <<< "$out" ||
+	   ! grep -q "^the thread exited$" <<< "$out"; then
+		echo "FAIL: $what: the program did not end cleanly"
+		fail=1
+	fi
+	# Under qemu-user, /proc/self/task names the emulator's threads.
+	if [ ${#RUN[@]} = 0 ] && ! grep -q "^monitors: $want$" <<< "$out"; then
+		echo "FAIL: $what: not $want hung-wait monitor(s) at the unload"
+		fail=1
+	fi
+	if [ -n "$stat" ] && ! grep -q "semaphore" "$tmp/stat.txt"; then
+		echo "FAIL: $what: no statistics printed at the unload"
+		fail=1
+	fi
 done
 exit $fail

@@ -29,6 +29,7 @@ __thread int lockdep_recursion KMUTEX_TLS;
 static struct kmutex_thread threads = { .next = &threads, .prev = &threads };
 static pthread_key_t exit_key;
 static bool exit_key_made;
+static bool exit_closed;	/* the key is gone: make no other */
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -186,12 +187,14 @@ static void exit_key_init(void)
  * dlclose() of the library (or of a plugin linked with its archive)
  * drops the atfork handlers but not the key, whose destructor would run
  * at the next thread exit in unmapped code (SIGSEGV: tests/
- * dlclose_plugin.sh, as for src/waiter.c's key).  A thread that exits
- * after this is not checked for locks still held; at exit() no thread
- * exits after the destructors.
+ * dlclose_plugin.sh, as for src/waiter.c's key).  No key is made after
+ * (a plugin's later destructors may still take locks).  A thread that
+ * exits after this is not checked for locks still held: at exit(),
+ * one that ends while the process ends.
  */
 static void __attribute__((destructor)) held_teardown(void)
 {
+	__atomic_store_n(&exit_closed, true, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&exit_key_made, __ATOMIC_ACQUIRE))
 		pthread_key_delete(exit_key);
 }
@@ -199,9 +202,11 @@ static void __attribute__((destructor)) held_teardown(void)
 /* First lock call of this thread: register it. */
 struct kmutex_thread *lockdep_thread_slow(void)
 {
+	bool closed = __atomic_load_n(&exit_closed, __ATOMIC_RELAXED);
 	struct kmutex_thread *t;
 
-	pthread_once(&exit_key_once, exit_key_init);
+	if (!closed)
+		pthread_once(&exit_key_once, exit_key_init);
 	t = thread_alloc();
 	t->tid = (int)syscall(SYS_gettid);
 	lockdep_lock_acquire();
@@ -210,7 +215,8 @@ struct kmutex_thread *lockdep_thread_slow(void)
 	threads.prev->next = t;
 	threads.prev = t;
 	lockdep_lock_release();
-	pthread_setspecific(exit_key, t);
+	if (!closed)
+		pthread_setspecific(exit_key, t);
 	lockdep_self = t;
 	return t;
 }

@@ -33,6 +33,7 @@
  */
 #include "../api.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,6 @@
 #include <time.h>
 
 #include "../cpu.h"
-#include "../futex.h"
 #include "debug.h"
 
 /*
@@ -51,9 +51,6 @@
 bool hung_enabled;
 static uint64_t timeout_ns, period_ns;
 static int monitor_started;	/* 0 no, 1 yes: per process */
-static int monitor_stop;	/* 1: the library is going, return */
-static pthread_t monitor_thread;
-static bool monitor_joinable;	/* monitor_thread is this process's */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
@@ -198,28 +195,18 @@ static void scan(void)
 	pthread_mutex_unlock(&lockdep_lock);
 }
 
-/*
- * Tick every period_ns until hung_teardown() sets monitor_stop: a futex
- * wait on that word rather than nanosleep(), so that the unload need not
- * wait out a tick.  Every signal is blocked here: no EINTR.
- */
 static void *monitor(void *arg)
 {
 	uint64_t p = __atomic_load_n(&period_ns, __ATOMIC_RELAXED);
-	struct timespec at;
+	struct timespec ts = {
+		.tv_sec = (time_t)(p / 1000000000u),
+		.tv_nsec = (long)(p % 1000000000u),
+	};
 
 	pthread_setname_np(pthread_self(), "kmutex-hung");
-	/* ACQUIRE pairs with hung_teardown()'s RELEASE store. */
-	while (!__atomic_load_n(&monitor_stop, __ATOMIC_ACQUIRE)) {
-		clock_gettime(CLOCK_MONOTONIC, &at);
-		at.tv_sec += (time_t)(p / 1000000000u);
-		at.tv_nsec += (long)(p % 1000000000u);
-		if (at.tv_nsec >= 1000000000) {
-			at.tv_sec++;
-			at.tv_nsec -= 1000000000;
-		}
-		if (futex_wait_intr(&monitor_stop, 0, &at) == -ETIMEDOUT)
-			scan();
+	for (;;) {
+		nanosleep(&ts, NULL);
+		scan();
 	}
 	return arg;
 }
@@ -227,12 +214,31 @@ static void *monitor(void *arg)
 static void atfork_child(void)
 {
 	monitor_started = 0;	/* the monitor thread is not in the child */
-	monitor_joinable = false;
 }
 
 static void atfork_init(void)
 {
 	pthread_atfork(NULL, NULL, atfork_child);
+}
+
+/*
+ * The monitor runs until the process ends: the code it runs must stay
+ * mapped.  dlclose() of the library (or of a plugin linked with its
+ * archive) would unmap it under the monitor (SIGSEGV at its next tick:
+ * tests/dlclose_plugin.sh).  Stopping and joining it at the unload
+ * cannot be made safe: dlclose() runs destructors holding the dynamic
+ * linker's lock, which a report in progress needs (dladdr1() names its
+ * frames; found in review).  So the object that holds this code is
+ * pinned (RTLD_NODELETE): a debugging build that watches stays loaded.
+ * The program itself (the archive linked in) is never unloaded: there
+ * dlopen() finds nothing to pin and returns NULL.
+ */
+static void monitor_pin(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)monitor_pin, &info) && info.dli_fname)
+		dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
 /*
@@ -248,45 +254,15 @@ static void monitor_start(void)
 	if (__atomic_exchange_n(&monitor_started, 1, __ATOMIC_ACQ_REL))
 		return;
 	pthread_once(&atfork_once, atfork_init);
+	monitor_pin();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
-	if (pthread_create(&th, &attr, monitor, NULL)) {
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &attr, monitor, NULL))
 		__atomic_store_n(&monitor_started, 0, __ATOMIC_RELAXED);
-	} else {
-		monitor_thread = th;
-		/* RELEASE: hung_teardown() reads monitor_thread after. */
-		__atomic_store_n(&monitor_joinable, true, __ATOMIC_RELEASE);
-	}
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-/*
- * dlclose() of the library (or of a plugin linked with its archive)
- * would leave the monitor ticking in unmapped code (SIGSEGV at its next
- * tick: tests/dlclose_plugin.sh), so it is stopped and joined here; and
- * none starts after (monitor_started stays 1).  At exit() too: harmless,
- * and it ends a report being printed first.  The wait is bounded, in
- * case that report is stuck on a full pipe: exit() must not hang.  A
- * monitor being started by another thread right now is missed: no
- * thread should be in the library while it is unloaded.
- */
-static void __attribute__((destructor)) hung_teardown(void)
-{
-	struct timespec at;
-
-	__atomic_store_n(&monitor_started, 1, __ATOMIC_RELAXED);
-	/* ACQUIRE pairs with monitor_start()'s RELEASE. */
-	if (!__atomic_load_n(&monitor_joinable, __ATOMIC_ACQUIRE) ||
-	    pthread_equal(monitor_thread, pthread_self()))
-		return;
-	__atomic_store_n(&monitor_stop, 1, __ATOMIC_RELEASE);
-	futex_wake(&monitor_stop, 1);
-	clock_gettime(CLOCK_REALTIME, &at);
-	at.tv_sec += 5;
-	if (!pthread_timedjoin_np(monitor_thread, NULL, &at))
-		monitor_joinable = false;
 }
 
 /**
