@@ -34,6 +34,7 @@
 #include "../api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,34 @@ bool hung_enabled;
 static uint64_t timeout_ns, period_ns;
 static int monitor_started;	/* 0 no, 1 yes: per process */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The monitor runs until the process ends: the code it runs must stay
+ * mapped.  dlclose() of the library (or of a plugin linked with its
+ * archive) would unmap it under the monitor (SIGSEGV at its next tick:
+ * tests/dlclose_plugin.sh).  Stopping and joining it at the unload
+ * cannot be made safe: dlclose() runs destructors holding the dynamic
+ * linker's lock, which a report in progress needs (dladdr1() names its
+ * frames; found in review).  So with KMUTEX_DEBUG_HUNG set the object
+ * that holds this code is pinned (RTLD_NODELETE) and never unloads.
+ * Here, in its constructor, where this thread holds the dynamic linker's
+ * lock already: pinned at the first wait instead, a thread could wait
+ * for it while holding a lock that a constructor being run by another
+ * thread's dlopen() waits for (found in review).  The program itself
+ * (the archive linked in; its link map's name is "") is never unloaded
+ * and not looked up: dladdr()'s name for it is argv[0].
+ */
+static void monitor_pin(void)
+{
+	struct link_map *map = NULL;
+	Dl_info info;
+
+	if (!dladdr1((void *)monitor_pin, &info, (void **)&map,
+		     RTLD_DL_LINKMAP) || !map || !map->l_name[0])
+		return;
+	dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+	dlerror();	/* leave no message for the program to find */
+}
 
 /*
  * Read KMUTEX_DEBUG_HUNG once, before main(): from then on the flag is
@@ -74,6 +103,7 @@ static void __attribute__((constructor)) hung_setup(void)
 	__atomic_store_n(&period_ns, p < 1000000 ? 1000000 : p,
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&hung_enabled, true, __ATOMIC_RELAXED);
+	monitor_pin();
 }
 
 /* A consistent copy of @t's wait, or false if it changed meanwhile. */
@@ -222,26 +252,6 @@ static void atfork_init(void)
 }
 
 /*
- * The monitor runs until the process ends: the code it runs must stay
- * mapped.  dlclose() of the library (or of a plugin linked with its
- * archive) would unmap it under the monitor (SIGSEGV at its next tick:
- * tests/dlclose_plugin.sh).  Stopping and joining it at the unload
- * cannot be made safe: dlclose() runs destructors holding the dynamic
- * linker's lock, which a report in progress needs (dladdr1() names its
- * frames; found in review).  So the object that holds this code is
- * pinned (RTLD_NODELETE): a debugging build that watches stays loaded.
- * The program itself (the archive linked in) is never unloaded: there
- * dlopen() finds nothing to pin and returns NULL.
- */
-static void monitor_pin(void)
-{
-	Dl_info info;
-
-	if (dladdr((void *)monitor_pin, &info) && info.dli_fname)
-		dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-}
-
-/*
  * Start the monitor, with every signal blocked: a program's handlers
  * must not run on it (nor take locks there).
  */
@@ -254,7 +264,6 @@ static void monitor_start(void)
 	if (__atomic_exchange_n(&monitor_started, 1, __ATOMIC_ACQ_REL))
 		return;
 	pthread_once(&atfork_once, atfork_init);
-	monitor_pin();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
