@@ -9,10 +9,10 @@
 # exit), nor may lock statistics leave theirs (the same crash), nor the
 # debugging build its held-locks key, nor may its hung-wait monitor
 # thread run on in unmapped code (KMUTEX_DEBUG_HUNG; SIGSEGV at its
-# next tick).  The plugin linked with
-# the archive (kmutex inside it) and with the shared library (unloaded
-# with the plugin), each with statistics off and on, and the same two
-# against the debugging build when it was built.
+# next tick).  The plugin linked with the archive (kmutex inside it)
+# and with the shared library (unloaded with the plugin), each with
+# statistics off and on, and the same two against the debugging build
+# when it was built, also with the monitor on.
 # Run from the source root with CC and B (the build dir) set.
 set -u
 CC=${CC:-cc}
