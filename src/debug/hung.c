@@ -63,23 +63,31 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
  * linker's lock, which a report in progress needs (dladdr1() names its
  * frames; found in review).  So with KMUTEX_DEBUG_HUNG set the object
  * that holds this code is pinned (RTLD_NODELETE) and never unloads.
- * Here, in its constructor, where this thread holds the dynamic linker's
- * lock already: pinned at the first wait instead, a thread could wait
+ * Here, in its constructor (inside dlopen(), this thread holds the
+ * dynamic linker's lock already; at start-up no other thread exists
+ * yet): pinned at the first wait instead, a thread could wait
  * for it while holding a lock that a constructor being run by another
  * thread's dlopen() waits for (found in review).  The program itself
  * (the archive linked in; its link map's name is "") is never unloaded
  * and not looked up: dladdr()'s name for it is argv[0].
+ *
+ * Return: false if the object could not be pinned (then no monitor may
+ * start: it would be unmapped under it).
  */
-static void monitor_pin(void)
+static bool monitor_pin(void)
 {
 	struct link_map *map = NULL;
 	Dl_info info;
+	void *h;
 
 	if (!dladdr1((void *)monitor_pin, &info, (void **)&map,
-		     RTLD_DL_LINKMAP) || !map || !map->l_name[0])
-		return;
-	dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+		     RTLD_DL_LINKMAP) || !map)
+		return false;
+	if (!map->l_name[0])
+		return true;
+	h = dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 	dlerror();	/* leave no message for the program to find */
+	return h != NULL;
 }
 
 /*
@@ -102,8 +110,12 @@ static void __attribute__((constructor)) hung_setup(void)
 	__atomic_store_n(&timeout_ns, t, __ATOMIC_RELAXED);
 	__atomic_store_n(&period_ns, p < 1000000 ? 1000000 : p,
 			 __ATOMIC_RELAXED);
+	if (!monitor_pin()) {
+		fprintf(stderr, "kmutex-debug: KMUTEX_DEBUG_HUNG ignored: "
+			"could not keep the library loaded (dlopen)\n");
+		return;
+	}
 	__atomic_store_n(&hung_enabled, true, __ATOMIC_RELAXED);
-	monitor_pin();
 }
 
 /* A consistent copy of @t's wait, or false if it changed meanwhile. */
@@ -291,7 +303,7 @@ void hung_begin(const void *lock, const char *kind, const char *name,
 	struct kmutex_thread *t = lockdep_thread();
 	struct hung_wait *w = &t->wait;
 	struct kmutex_stack s;
-	static __thread uint64_t gens;
+	static __thread uint64_t gens KMUTEX_TLS;
 	int i;
 
 	if (lockdep_recursion || lockdep_in_handler)
