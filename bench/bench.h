@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lock_ops.h"
 #include "work.h"
@@ -125,9 +126,28 @@ enum pair {
 extern const char *const pair_name[NR_PAIRS];	/* "", "n/a", "near", ... */
 enum pair c2c_pair(const struct c2c *c);
 
+/*
+ * The machine's own stalls (stalls.c): gaps longer than STALL_GAP_NS in
+ * a clock-reading loop, one thread pinned to each CPU, for @seconds.
+ */
+#define STALL_GAP_NS	200000
+
+struct stalls {
+	double seconds;
+	unsigned int threads;
+	unsigned long count;		/* gaps over STALL_GAP_NS */
+	uint64_t longest_ns, total_ns;
+	const char *why;		/* non-NULL: not measured, and why */
+};
+
+void stalls_measure(struct stalls *s, double seconds);
+/* Pin the calling thread to @cpu (c2c.c). */
+bool bench_pin_self(int cpu);
+
 struct machine {
 	char cpu[128];
 	struct c2c c2c, c2c_end;	/* at the start, at the end */
+	struct stalls stalls;		/* at the start */
 	long cpus_online, cpus_conf;
 	char kernel[200];
 	const char *libc;

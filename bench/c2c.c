@@ -48,7 +48,7 @@ struct c2c_run {
 	double ns[C2C_SAMPLES];
 };
 
-static bool pin_self(int cpu)
+bool bench_pin_self(int cpu)
 {
 	cpu_set_t set;
 
@@ -62,7 +62,7 @@ static void *pong_main(void *arg)
 	struct c2c_run *r = arg;
 	unsigned long v;
 
-	if (!pin_self(r->cpu[1])) {
+	if (!bench_pin_self(r->cpu[1])) {
 		__atomic_store_n(&r->pinned, -1, __ATOMIC_RELEASE);
 		return NULL;
 	}
@@ -109,7 +109,7 @@ static void *ping_main(void *arg)
 	unsigned int s;
 	int p;
 
-	if (!pin_self(r->cpu[0])) {
+	if (!bench_pin_self(r->cpu[0])) {
 		r->why = "cannot pin a thread to the first CPU";
 		return NULL;
 	}

@@ -71,6 +71,17 @@ static void csv_c2c(FILE *f, const char *name, const struct c2c *c)
 	fputs(",,,\n", f);
 }
 
+/* The machine's stalls: workload "stalls", threads = one per CPU. */
+static void csv_stalls(FILE *f, const struct stalls *s)
+{
+	if (s->why)
+		return;
+	fprintf(f, "machine,stalls,,,,,%u,,longest_stall_ns,%llu,,,,,\n",
+		s->threads, (unsigned long long)s->longest_ns);
+	fprintf(f, "machine,stalls,,,,,%u,,stalls_over_%d_us,%lu,,,,,\n",
+		s->threads, STALL_GAP_NS / 1000, s->count);
+}
+
 static void csv_machine(FILE *f)
 {
 	char cpu[sizeof(mach.cpu)], *p;
@@ -84,6 +95,7 @@ static void csv_machine(FILE *f)
 		mach.cpus_online);
 	csv_c2c(f, "c2c", &mach.c2c);
 	csv_c2c(f, "c2c-end", &mach.c2c_end);
+	csv_stalls(f, &mach.stalls);
 }
 
 static void write_csv(void)
@@ -213,6 +225,20 @@ static void json_c2c(FILE *f, const char *name, const struct c2c *c)
 	fputc('}', f);
 }
 
+static void json_stalls(FILE *f, const struct stalls *s)
+{
+	fprintf(f, ", \"stalls\": {\"seconds\": %.2f, \"threads\": %u, "
+		"\"gap_ns\": %d, \"count\": %lu, \"longest_ns\": %llu, "
+		"\"total_ns\": %llu, \"why_not\": ", s->seconds, s->threads,
+		STALL_GAP_NS, s->count, (unsigned long long)s->longest_ns,
+		(unsigned long long)s->total_ns);
+	if (s->why)
+		json_str(f, s->why);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
 static void json_head(FILE *f)
 {
 	unsigned int i;
@@ -228,6 +254,7 @@ static void json_head(FILE *f)
 	json_str(f, mach.clocksource);
 	json_c2c(f, "c2c", &mach.c2c);
 	json_c2c(f, "c2c_end", &mach.c2c_end);
+	json_stalls(f, &mach.stalls);
 	fprintf(f, ", \"load_before\": [%.2f, %.2f, %.2f], \"load_after\": "
 		"[%.2f, %.2f, %.2f], \"cpu_share_self\": %.3f, "
 		"\"cpu_share_others\": %.3f, \"cpu_share_steal\": %.3f},\n",

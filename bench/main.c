@@ -707,6 +707,7 @@ int main(int argc, char **argv)
 	progress_tty = isatty(2);
 	machine_read(&mach);
 	c2c_measure(&mach.c2c);
+	stalls_measure(&mach.stalls, strcmp(set.mode, "quick") ? 1.0 : 0.1);
 	work_calibrate(&set.cal, set.cs_ns, set.private_ns, set.data_lines);
 	for (i = 0; i < set.nr_locks; i++)
 		if (set.locks[i]->setup)

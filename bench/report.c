@@ -114,6 +114,28 @@ static void print_c2c(const struct c2c *c, bool detail)
 		printf(" (near: below %d ns)", C2C_NEAR_NS);
 }
 
+/* The machine's own stalls, and what they mean for the longest waits. */
+static void print_stalls(const struct stalls *s)
+{
+	printf("stalls    ");
+	if (s->why) {
+		printf("n/a (%s)\n", s->why);
+		return;
+	}
+	printf("a thread per CPU (%u) reading the clock for %.1f s: ",
+	       s->threads, s->seconds);
+	if (!s->count) {
+		printf("no gap over %.1f ms\n", STALL_GAP_NS / 1e6);
+		return;
+	}
+	printf("longest gap %.2f ms; %lu gaps over %.1f ms, %.2f%% of the "
+	       "time\n          (the kernel or the host ran something else; "
+	       "a lock holder stalled so keeps its waiters\n          "
+	       "waiting as long: no longest wait below can be shorter)\n",
+	       s->longest_ns / 1e6, s->count, STALL_GAP_NS / 1e6,
+	       100.0 * s->total_ns / (s->seconds * 1e9 * s->threads));
+}
+
 void report_header(void)
 {
 	unsigned int i;
@@ -130,6 +152,7 @@ void report_header(void)
 		       mach.c2c.cpu[0], mach.c2c.cpu[1]);
 	print_c2c(&mach.c2c, true);
 	printf("\n");
+	print_stalls(&mach.stalls);
 	printf("load      %.2f %.2f %.2f (1/5/15 min) before the run\n",
 	       mach.load_before[0], mach.load_before[1], mach.load_before[2]);
 	printf("work      critical section %.0f ns = %u rounds over %d shared "

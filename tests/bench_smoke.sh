@@ -34,6 +34,9 @@ grep -Eq '^cpu pair  (CPU [0-9]+ <-> CPU [0-9]+, cache-line round trip [0-9]+ ns
 grep -Eq '^cpu pair  at the end: ([0-9]+ ns: (near|far) pair|n/a \()' \
 	"$out/stdout" || fail "no CPU pair round trip at the end"
 grep -q '^machine   .*CPUs online' "$out/stdout" || fail "no CPU model line"
+# The machine's own stalls, which bound every longest wait from below.
+grep -Eq '^stalls    (a thread per CPU \([0-9]+\) reading the clock for [0-9.]+ s: (longest gap [0-9.]+ ms; [0-9]+ gaps over 0.2 ms|no gap over 0.2 ms)|n/a \()' \
+	"$out/stdout" || fail "no stalls line in the header"
 # The data-heavy critical section and the LRU cache, with their ratios
 # and issue 10's targets.
 grep -q '^== Contended throughput.*data-heavy critical section, a walk through 24 shared lines' \
@@ -133,6 +136,9 @@ done
 grep -Eq '^machine,c2c,(cpu[0-9]+-cpu[0-9]+,(near|far),,,,,round_trip_ns,[0-9.]+,[0-9.]+,[0-9.]+|,n/a,,,,,round_trip_ns,,,),,,$' \
 	"$csv" || fail "no CPU pair round trip in the CSV"
 grep -q '^machine,c2c-end,' "$csv" || fail "no round trip at the end in the CSV"
+grep -q '^stalls    n/a' "$out/stdout" ||
+	grep -Eq '^machine,stalls,,,,,[0-9]+,,longest_stall_ns,[0-9]+,,,,,$' \
+	"$csv" || fail "no stalls in the CSV"
 for l in $built; do
 	case $l in floor-*) continue ;; esac
 	for w in contended-data lru; do
@@ -158,6 +164,9 @@ if command -v python3 >/dev/null; then
 	    c = d["machine"][k]
 	    assert c["pair"] in ("near", "far", "n/a"), c
 	    assert (c["round_trip_ns"] is None) == (c["pair"] == "n/a"), c
+	s = d["machine"]["stalls"]
+	assert s["gap_ns"] == 200000 and s["count"] >= 0, s
+	assert s["why_not"] is not None or s["threads"] >= 1, s
 	assert d["settings"]["data_lines"] == 24
 	assert d["settings"]["lru"]["capacity"] == 4096
 	EOF
