@@ -136,7 +136,8 @@ struct stalls {
 	double seconds;
 	unsigned int threads;
 	unsigned long count;		/* gaps over STALL_GAP_NS */
-	uint64_t longest_ns, total_ns;
+	uint64_t longest_ns;		/* the longest gap of all */
+	uint64_t total_ns;		/* of the gaps over STALL_GAP_NS */
 	const char *why;		/* non-NULL: not measured, and why */
 };
 

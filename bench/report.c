@@ -125,11 +125,13 @@ static void print_stalls(const struct stalls *s)
 	printf("a thread per CPU (%u) reading the clock for %.1f s: ",
 	       s->threads, s->seconds);
 	if (!s->count) {
-		printf("no gap over %.1f ms\n", STALL_GAP_NS / 1e6);
+		printf("no gap over %.1f ms (longest %.3f ms)\n",
+		       STALL_GAP_NS / 1e6, s->longest_ns / 1e6);
 		return;
 	}
 	printf("longest gap %.2f ms; %lu gaps over %.1f ms, %.2f%% of the "
-	       "time\n          (the kernel or the host ran something else; "
+	       "time\n          (the kernel, the host or another process ran "
+	       "something else; "
 	       "a lock holder stalled so keeps its waiters\n          "
 	       "waiting as long: no longest wait below can be shorter)\n",
 	       s->longest_ns / 1e6, s->count, STALL_GAP_NS / 1e6,

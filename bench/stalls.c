@@ -2,11 +2,12 @@
 /*
  * stalls.c - how long this machine stops a running thread by itself.
  *
- * One thread per CPU, pinned, reads the clock in a loop; a gap between
- * two reads longer than STALL_GAP_NS is time the thread did not run
- * although nothing else of this process wanted its CPU: an interrupt,
- * the kernel's own work, or in a VM the host running something else on
- * that vCPU.  A lock holder stalled so keeps its waiters waiting as
+ * One thread per CPU (the first STALL_MAX_THREADS of this process's
+ * mask), pinned, reads the clock in a loop; a gap between two reads
+ * longer than STALL_GAP_NS is time the thread did not run although
+ * nothing else of this process wanted its CPU: an interrupt, the
+ * kernel's own work, another process, or in a VM the host running
+ * something else on that vCPU.  A lock holder stalled so keeps its waiters waiting as
  * long, whatever the lock: the longest waits the benchmark reports
  * (fairness, the rwsem's writers) cannot be shorter than the stalls of
  * the machine they ran on.  Found on a 2-vCPU VM (2026-12-07): 2
@@ -24,6 +25,7 @@
 
 #define STALL_MAX_THREADS	64
 
+/* Each on its own line: the loop reads until, and writes its gaps. */
 struct stall_thread {
 	pthread_t tid;
 	int cpu;
@@ -31,7 +33,7 @@ struct stall_thread {
 	uint64_t longest, total;
 	unsigned long count;
 	bool pinned;
-};
+} __attribute__((aligned(64)));
 
 static void *stall_main(void *arg)
 {
@@ -42,44 +44,50 @@ static void *stall_main(void *arg)
 	last = now_ns();
 	while (last < t->until) {
 		now = now_ns();
+		if (now - last > t->longest)
+			t->longest = now - last;
 		if (now - last > STALL_GAP_NS) {
 			t->count++;
 			t->total += now - last;
-			if (now - last > t->longest)
-				t->longest = now - last;
 		}
 		last = now;
 	}
 	return NULL;
 }
 
-/* Start a thread on each CPU of this process's mask, at most @max. */
+/*
+ * Start a thread on each CPU of this process's mask, at most @max.
+ * Return: how many started; *@all: whether that is every one wanted.
+ */
 static unsigned int stall_start(struct stall_thread *t, unsigned int max,
-				uint64_t until)
+				uint64_t until, bool *all)
 {
 	cpu_set_t set;
 	unsigned int n = 0;
 	int i;
 
+	*all = false;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 0;
 	for (i = 0; i < CPU_SETSIZE && n < max; i++) {
 		if (!CPU_ISSET(i, &set))
 			continue;
-		memset(&t[n], 0, sizeof(t[n]));
 		t[n].cpu = i;
 		t[n].until = until;
 		if (pthread_create(&t[n].tid, NULL, stall_main, &t[n]))
-			break;
+			return n;
 		n++;
 	}
+	*all = true;
 	return n;
 }
 
 void stalls_measure(struct stalls *s, double seconds)
 {
-	struct stall_thread *t = calloc(STALL_MAX_THREADS, sizeof(*t));
+	struct stall_thread *t = aligned_alloc(64, STALL_MAX_THREADS *
+					       sizeof(*t));
 	unsigned int i, n;
+	bool all;
 
 	memset(s, 0, sizeof(*s));
 	s->seconds = seconds;
@@ -87,8 +95,11 @@ void stalls_measure(struct stalls *s, double seconds)
 		s->why = "out of memory";
 		return;
 	}
+	memset(t, 0, STALL_MAX_THREADS * sizeof(*t));
 	n = stall_start(t, STALL_MAX_THREADS,
-			now_ns() + (uint64_t)(seconds * 1e9));
+			now_ns() + (uint64_t)(seconds * 1e9), &all);
+	if (!all)
+		s->why = "cannot start a thread per CPU";
 	for (i = 0; i < n; i++) {
 		pthread_join(t[i].tid, NULL);
 		if (!t[i].pinned)
@@ -99,7 +110,5 @@ void stalls_measure(struct stalls *s, double seconds)
 			s->longest_ns = t[i].longest;
 	}
 	s->threads = n;
-	if (!n)
-		s->why = "cannot start a thread";
 	free(t);
 }

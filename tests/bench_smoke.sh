@@ -137,8 +137,9 @@ grep -Eq '^machine,c2c,(cpu[0-9]+-cpu[0-9]+,(near|far),,,,,round_trip_ns,[0-9.]+
 	"$csv" || fail "no CPU pair round trip in the CSV"
 grep -q '^machine,c2c-end,' "$csv" || fail "no round trip at the end in the CSV"
 grep -q '^stalls    n/a' "$out/stdout" ||
-	grep -Eq '^machine,stalls,,,,,[0-9]+,,longest_stall_ns,[0-9]+,,,,,$' \
-	"$csv" || fail "no stalls in the CSV"
+	{ grep -Eq '^machine,stalls,,,,,[0-9]+,,longest_stall_ns,[1-9][0-9]*,,,,,$' \
+	"$csv" && grep -Eq '^machine,stalls,,,,,[0-9]+,,stalls_over_200_us,[0-9]+,,,,,$' \
+	"$csv"; } || fail "no stalls in the CSV"
 for l in $built; do
 	case $l in floor-*) continue ;; esac
 	for w in contended-data lru; do
@@ -165,8 +166,10 @@ if command -v python3 >/dev/null; then
 	    assert c["pair"] in ("near", "far", "n/a"), c
 	    assert (c["round_trip_ns"] is None) == (c["pair"] == "n/a"), c
 	s = d["machine"]["stalls"]
-	assert s["gap_ns"] == 200000 and s["count"] >= 0, s
-	assert s["why_not"] is not None or s["threads"] >= 1, s
+	assert s["gap_ns"] == 200000, s
+	if s["why_not"] is None:
+	    assert s["threads"] >= 1 and s["longest_ns"] > 0, s
+	    assert (s["count"] > 0) == (s["longest_ns"] > s["gap_ns"]), s
 	assert d["settings"]["data_lines"] == 24
 	assert d["settings"]["lru"]["capacity"] == 4096
 	EOF
@@ -248,6 +251,8 @@ if [ -n "$cpu" ]; then
 		>"$out/stdout3" 2>/dev/null || fail "run on one CPU"
 	grep -q '^cpu pair  n/a (one CPU)' "$out/stdout3" ||
 		fail "one CPU: the round trip is not n/a"
+	grep -q '^stalls    a thread per CPU (1) ' "$out/stdout3" ||
+		fail "one CPU: stalls not measured on that one CPU"
 	grep -q 'data-heavy critical section, a walk' "$out/stdout3" ||
 		fail "--cs data: no data-heavy table"
 	grep -q 'critical section empty\|critical section ~' "$out/stdout3" &&

@@ -80,10 +80,12 @@ static bool monitor_pin(void)
 	Dl_info info;
 	void *h;
 
+	/*
+	 * Not found (a static program: dladdr1() fails there), or the
+	 * program itself: the loader cannot unload it either.
+	 */
 	if (!dladdr1((void *)monitor_pin, &info, (void **)&map,
-		     RTLD_DL_LINKMAP) || !map)
-		return false;
-	if (!map->l_name[0])
+		     RTLD_DL_LINKMAP) || !map || !map->l_name[0])
 		return true;
 	h = dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 	dlerror();	/* leave no message for the program to find */
