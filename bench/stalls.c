@@ -10,10 +10,11 @@
  * something else on that vCPU.  A lock holder stalled so keeps its
  * waiters waiting as long, whatever the lock: the longest waits the
  * benchmark reports (fairness, the rwsem's writers) cannot be shorter
- * than the stalls of the machine they ran on.  Found on a 2-vCPU VM (2026-12-07): 2
- * threads that only computed saw gaps of 0.3-2.9 ms several times a
- * second, some every 512 ms, and an rwsem writer at 2 threads waited
- * up to 5 ms for a reader stalled in a 100 ns read section.
+ * than the stalls of the machine they ran on.  Found on a 2-vCPU VM
+ * (2026-12-07): 2 threads that only computed saw gaps of 0.3-2.9 ms
+ * several times a second, some every 512 ms, and an rwsem writer at 2
+ * threads waited up to 5 ms for a reader stalled in a 100 ns read
+ * section.
  */
 #include <pthread.h>
 #include <sched.h>
