@@ -22,7 +22,12 @@ bin=$B/bench/kmutex-bench
 "$bin" --help >"$out/help" || fail "--help exits $?"
 grep -q -- '--quick' "$out/help" || fail "--help does not list --quick"
 
-"$bin" --quick --out "$out" >"$out/stdout" 2>"$out/stderr"
+# The points' pairs faked near: a real pair whose round trip hovers at
+# the 200 ns line labels most quick points mixed, and a thread count
+# whose reps are all mixed has no target line (seen in CI, 2026-12-07).
+# The header's round trip is still measured.
+KMUTEX_BENCH_FAKE_PAIRS=n "$bin" --quick --out "$out" >"$out/stdout" \
+	2>"$out/stderr"
 rc=$?
 [ $rc = 0 ] || { tail -n 20 "$out/stderr"; fail "--quick exits $rc"; }
 grep -q '^\[ *[0-9]*/[0-9]*\]' "$out/stderr" || fail "no progress lines"
@@ -47,16 +52,12 @@ grep -q '^== LRU cache under one lock' "$out/stdout" || fail "no LRU table"
 	fail "no kmutex/best peer rows under the 3 contended and LRU tables"
 [ "$(grep -c '^kmutex/pthread ' "$out/stdout")" -ge 7 ] ||
 	fail "missing kmutex/pthread rows (3 contended, 2 fairness, oversub, LRU)"
-# (Per kind of CPU pair, "near pair, 2 reps: ...", if the host moved a
-# vCPU during the run.)
-kind='((near|far) pair, [0-9]+ reps?: )?'
-grep -Eq "^  (met|MISSED) +${kind}lru cache 4 threads: kmutex/pthread " \
+# (All points near: the targets judged on all reps, with no "near pair,
+# N reps: " in front; the split by kind is checked below.)
+grep -Eq "^  (met|MISSED) +lru cache 4 threads: kmutex/pthread " \
 	"$out/stdout" || fail "no LRU target"
-case $(grep -Ec "^  (met|MISSED) +${kind}contended data-heavy +[0-9]+ threads: kmutex/best" \
-	"$out/stdout") in
-4|5|6|7|8) ;;
-*) fail "no data-heavy targets at 2-16 threads" ;;
-esac
+[ "$(grep -Ec "^  (met|MISSED) +contended data-heavy +[0-9]+ threads: kmutex/best" \
+	"$out/stdout")" = 4 ] || fail "no data-heavy targets at 2-16 threads"
 grep -q "^== The debugging build's cost" "$out/stdout" ||
 	fail "no table for the debugging build's cost"
 grep -q '^single .*[0-9]\|^kmutex-debug .*skipped: ' "$out/stdout" ||
