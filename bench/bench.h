@@ -254,6 +254,7 @@ struct target {
 	double value, limit;
 	bool at_most;		/* met if value <= limit, else if >= limit */
 	bool met;
+	bool judged;		/* false: no rep of the point's kind (n/a) */
 };
 
 extern struct target targets[MAX_TARGETS];

@@ -372,8 +372,10 @@ static void write_json(void)
 		json_str(f, targets[i].what);
 		fprintf(f, ", \"value\": ");
 		put_num(f, targets[i].value, true);
+		/* "met": null where the run could not judge it (n/a). */
 		fprintf(f, ", \"limit\": %g, \"at_most\": %s, \"met\": %s}%s\n",
 			targets[i].limit, targets[i].at_most ? "true" : "false",
+			!targets[i].judged ? "null" :
 			targets[i].met ? "true" : "false",
 			i + 1 < nr_targets ? "," : "");
 	}

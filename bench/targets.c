@@ -3,6 +3,7 @@
  * targets.c - issues 3 and 10's targets for kmutex, checked against this
  * run: each a median of per-repetition ratios (or values) and its limit.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,25 +13,57 @@
 struct target targets[MAX_TARGETS];
 unsigned int nr_targets;
 
+static struct target *target_add(double value, double limit, bool at_most,
+				  const char *fmt, va_list ap)
+{
+	struct target *t;
+
+	if (nr_targets == MAX_TARGETS)
+		return NULL;
+	t = &targets[nr_targets++];
+	vsnprintf(t->what, sizeof(t->what), fmt, ap);
+	t->value = value;
+	t->limit = limit;
+	t->at_most = at_most;
+	t->met = at_most ? value <= limit : value >= limit;
+	t->judged = true;
+	return t;
+}
+
 static void target(double value, double limit, bool at_most,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void target(double value, double limit, bool at_most,
 		   const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	target_add(value, limit, at_most, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A target that this run measured but cannot judge: every rep of its
+ * point ran on a pair of another kind, or moved between kinds (mixed).
+ * Shown as n/a rather than left out, so that a missing line is never
+ * silent.
+ */
+static void target_na(double limit, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void target_na(double limit, const char *fmt, ...)
+{
 	struct target *t;
 	va_list ap;
 
-	if (nr_targets == MAX_TARGETS)
-		return;
-	t = &targets[nr_targets++];
 	va_start(ap, fmt);
-	vsnprintf(t->what, sizeof(t->what), fmt, ap);
+	t = target_add(NAN, limit, false, fmt, ap);
 	va_end(ap);
-	t->value = value;
-	t->limit = limit;
-	t->at_most = at_most;
-	t->met = at_most ? value <= limit : value >= limit;
+	if (t) {
+		t->met = false;
+		t->judged = false;
+	}
 }
 
 const struct lock_ops *best_peer(enum workload wl, const struct lock_ops *km,
@@ -75,6 +108,13 @@ static const char *kind_prefix(char *buf, size_t len, enum pair pair,
 	return buf;
 }
 
+/* Whether @km ran at a point of @wl in this run, on any pair. */
+static bool measured(enum workload wl, const struct lock_ops *km,
+		     unsigned int cs, unsigned int threads)
+{
+	return sample_summary(wl, km, cs, threads, "mops").n > 0;
+}
+
 /*
  * Issue 10's targets that hold on any machine, on the reps of one kind
  * of pair (or all of them: PAIR_ANY): kmutex at least matches the best
@@ -93,15 +133,18 @@ static void targets_any_machine(const struct lock_ops *km,
 		const struct lock_ops *bp = best_peer_pair(WL_CONTENDED_DATA,
 							   km, 0, tt[i], pair);
 
-		if (!bp)
-			continue;
-		s = sample_ratio_pair(WL_CONTENDED_DATA, km, bp, 0, tt[i],
-				      "mops", pair);
+		s = bp ? sample_ratio_pair(WL_CONTENDED_DATA, km, bp, 0, tt[i],
+					   "mops", pair) : (struct summary){ 0 };
 		if (s.n)
 			target(s.med, 1, false, "%scontended data-heavy "
 			       "%2u threads: kmutex/best (%s)",
 			       kind_prefix(pre, sizeof(pre), pair, s.n), tt[i],
 			       bp->name);
+		else if (pair != PAIR_ANY &&
+			 best_peer(WL_CONTENDED_DATA, km, 0, tt[i]))
+			target_na(1, "%s pair, 0 reps: contended data-heavy "
+				  "%2u threads: kmutex/best", pair_name[pair],
+				  tt[i]);
 	}
 	if (!pt)
 		return;
@@ -110,6 +153,9 @@ static void targets_any_machine(const struct lock_ops *km,
 		target(s.med, 1.1, false, "%slru cache 4 threads: "
 		       "kmutex/pthread", kind_prefix(pre, sizeof(pre), pair,
 						     s.n));
+	else if (pair != PAIR_ANY && measured(WL_LRU, km, 0, 4))
+		target_na(1.1, "%s pair, 0 reps: lru cache 4 threads: "
+			  "kmutex/pthread", pair_name[pair]);
 }
 
 /*
@@ -151,6 +197,9 @@ static void targets_issue10(const struct lock_ops *km,
 			target(s.med, 1.5, false, "near pair, %u rep%s: "
 			       "cs=%uns %2u threads: kmutex/pthread", s.n,
 			       s.n == 1 ? "" : "s", cs, tt[i]);
+		else if (measured(WL_CONTENDED, km, cs, tt[i]))
+			target_na(1.5, "near pair, 0 reps: cs=%uns %2u "
+				  "threads: kmutex/pthread", cs, tt[i]);
 	}
 }
 

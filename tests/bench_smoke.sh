@@ -241,6 +241,15 @@ if [ -n "$variants" ]; then
 	done
 	grep -q '"pair": "mixed"' "$out/split/results.json" ||
 		fail "no mixed point in the JSON"
+	# A point with no rep of a kind is shown n/a, not left out, and
+	# is not counted in "N of M met".
+	grep -Eq "^  n/a +(near|far) pair, 0 reps: (contended|lru)" \
+		"$out/stdout4" || fail "faked pairs: no n/a target line"
+	grep -q '"met": null' "$out/split/results.json" ||
+		fail "faked pairs: no unjudged target in the JSON"
+	judged=$(grep -Ec "^  (met|MISSED) " "$out/stdout4")
+	grep -Eq "^  [0-9]+ of $judged met\." "$out/stdout4" ||
+		fail "faked pairs: n/a targets counted in N of M"
 fi
 
 # One CPU: the round trip is n/a, not a hang; --cs selects the data-heavy
