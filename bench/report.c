@@ -430,7 +430,8 @@ static void table_targets(void)
 	       nr_targets - na);
 	if (na)
 		printf("  (n/a: not judged; every rep of the point ran on "
-		       "a pair of the other kind, or moved between kinds)\n");
+		       "a pair of the other kind, moved between kinds, or "
+		       "could not be told)\n");
 	if (!pair_points[PAIR_NEAR] && strcmp(c2c_label(&mach.c2c), "near"))
 		printf("  (issue 10's kmutex/pthread >= 1.5 at ~%.0f ns holds "
 		       "for near CPU pairs only; this run had none)\n",

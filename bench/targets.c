@@ -133,8 +133,10 @@ static void targets_any_machine(const struct lock_ops *km,
 		const struct lock_ops *bp = best_peer_pair(WL_CONTENDED_DATA,
 							   km, 0, tt[i], pair);
 
-		s = bp ? sample_ratio_pair(WL_CONTENDED_DATA, km, bp, 0, tt[i],
-					   "mops", pair) : (struct summary){ 0 };
+		s = (struct summary){ 0 };
+		if (bp)
+			s = sample_ratio_pair(WL_CONTENDED_DATA, km, bp, 0,
+					      tt[i], "mops", pair);
 		if (s.n)
 			target(s.med, 1, false, "%scontended data-heavy "
 			       "%2u threads: kmutex/best (%s)",
@@ -197,7 +199,8 @@ static void targets_issue10(const struct lock_ops *km,
 			target(s.med, 1.5, false, "near pair, %u rep%s: "
 			       "cs=%uns %2u threads: kmutex/pthread", s.n,
 			       s.n == 1 ? "" : "s", cs, tt[i]);
-		else if (measured(WL_CONTENDED, km, cs, tt[i]))
+		else if (near != PAIR_ANY && measured(WL_CONTENDED, km, cs,
+							  tt[i]))
 			target_na(1.5, "near pair, 0 reps: cs=%uns %2u "
 				  "threads: kmutex/pthread", cs, tt[i]);
 	}

@@ -56,6 +56,7 @@ grep -q '^== LRU cache under one lock' "$out/stdout" || fail "no LRU table"
 # N reps: " in front; the split by kind is checked below.)
 grep -Eq "^  (met|MISSED) +lru cache 4 threads: kmutex/pthread " \
 	"$out/stdout" || fail "no LRU target"
+grep -q '^  n/a ' "$out/stdout" && fail "n/a target in a run of one kind"
 [ "$(grep -Ec "^  (met|MISSED) +contended data-heavy +[0-9]+ threads: kmutex/best" \
 	"$out/stdout")" = 4 ] || fail "no data-heavy targets at 2-16 threads"
 grep -q "^== The debugging build's cost" "$out/stdout" ||
