@@ -98,7 +98,8 @@ test-debug:
 			B=build-debug-$$cc || rc=1; \
 	done; exit $$rc
 
-test-debug-build: all $(DEBUG_TESTS) $(B)/tests/debug_link
+test-debug-build: all $(DEBUG_TESTS) \
+		$(patsubst tests/%.sh,$(B)/tests/%,$(wildcard tests/debug_*.sh))
 	@CC="$(CC)" B="$(B)" KMUTEX_TESTS='debug_*' tests/run $(B)
 
 # --- the spin models ------------------------------------------------------

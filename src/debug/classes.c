@@ -61,6 +61,9 @@ static struct kmutex_lock_class *class_lookup_add(struct kmutex_dep_map *map,
 {
 	unsigned int i = class_slot(key, subclass);
 	struct kmutex_lock_class *c;
+	const char *strs[2] = {
+		map->key_name ? map->key_name : map->name, map->site
+	};
 
 	for (;; i = (i + 1) & (CLASS_HASH - 1)) {
 		c = class_hash[i];
@@ -77,7 +80,7 @@ static struct kmutex_lock_class *class_lookup_add(struct kmutex_dep_map *map,
 		lockdep_off = true;
 		return NULL;
 	}
-	c = calloc(1, sizeof(*c));
+	c = calloc_strs(sizeof(*c), strs, 2);
 	if (!c) {
 		lockdep_off = true;
 		return NULL;
@@ -85,8 +88,8 @@ static struct kmutex_lock_class *class_lookup_add(struct kmutex_dep_map *map,
 	c->key = key;
 	c->subclass = subclass;
 	c->id = ++nr_classes;
-	c->name = map->key_name ? map->key_name : map->name;
-	c->site = map->site;
+	c->name = strs[0];
+	c->site = strs[1];
 	c->novalidate = key == &lockdep_novalidate_key;
 	c->name_version = name_version(c->name, key);
 	/* Read without lockdep_lock by class_next(): published whole. */

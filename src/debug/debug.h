@@ -67,8 +67,8 @@ struct kmutex_lock_class {
 	const void *key;		/* lock_class_key, or a static map */
 	unsigned int subclass;
 	unsigned int id;		/* 1.., index in the class table */
-	const char *name;		/* of the first lock seen in it */
-	const char *site;		/* where that lock was initialised */
+	const char *name;		/* of the first lock seen in it (a copy) */
+	const char *site;		/* where it was initialised (a copy) */
 	unsigned int name_version;	/* n-th class of that name: "name#n" */
 	bool novalidate;		/* lockdep_set_novalidate_class() */
 	/* Dependencies this -> after[i] (graph.c, under lockdep_lock). */
@@ -92,8 +92,9 @@ struct lock_dep {
 	struct kmutex_lock_class *from, *to;
 	int tid;
 	char thread[16];
-	const char *from_name, *to_name;	/* the instances' names */
-	const char *call;			/* the call that took "to" */
+	/* Copies (strs.c): the instances' names, the call that took "to" */
+	const char *from_name, *to_name;
+	const char *call;
 	struct kmutex_stack stack;
 };
 
@@ -195,6 +196,9 @@ void obj_report_uninit(struct kmutex_thread *t, const void *obj,
 struct kmutex_lock_class *class_get(struct kmutex_dep_map *map,
 				    unsigned int subclass);
 struct kmutex_lock_class *class_next(unsigned int *pos);
+
+/* strs.c */
+void *calloc_strs(size_t size, const char **strs, unsigned int n);
 
 /* stat_class.c: behind stat_on, and stat_t0 != 0. */
 void class_stat_acquired(struct held_lock *h);

@@ -365,6 +365,7 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 			goto cache;
 	for (i = 0; i < t->depth; i++) {
 		struct held_lock *prev = &t->held[i];
+		const char *strs[3];
 		struct lock_dep *d;
 
 		if (prev->class->novalidate)
@@ -379,7 +380,10 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 			report_circular(t, prev, next);
 			continue;	/* the cycle is not recorded */
 		}
-		d = calloc(1, sizeof(*d));
+		strs[0] = prev->map->name;
+		strs[1] = next->map->name;
+		strs[2] = next->call;
+		d = calloc_strs(sizeof(*d), strs, 3);
 		if (!d || nr_deps >= DEP_HASH / 4 * 3) {
 			/* Out of room: checking what is known would mislead. */
 			fprintf(stderr, "kmutex-debug: BUG: more than %u lock "
@@ -393,17 +397,19 @@ void validate_chain(struct kmutex_thread *t, struct held_lock *next,
 		d->to = next->class;
 		d->tid = t->tid;
 		thread_name(t->tid, d->thread, sizeof(d->thread));
-		d->from_name = prev->map->name;
-		d->to_name = next->map->name;
-		d->call = next->call;
+		d->from_name = strs[0];
+		d->to_name = strs[1];
+		d->call = strs[2];
 		/* One backtrace serves every dependency made by this call. */
 		if (stack)
 			d->stack = *stack;
 		else
 			stack_save(&d->stack, next->ip);
-		stack = &d->stack;
-		if (!dep_add(d))
+		if (!dep_add(d)) {
 			free(d);
+			continue;
+		}
+		stack = &d->stack;
 	}
 cache:
 	chain_add(next->chain_key);
