@@ -4,9 +4,10 @@
  *
  * A lock's name, its init site and the call that took it are string
  * literals in the object that made the lock: the program, or a plugin
- * that dlclose() may unmap while the checker runs on.  Classes and
- * dependencies are kept for ever and printed long after (lock statistics
- * at exit, a cycle that a later lock call closes), so they keep copies:
+ * that dlclose() may unmap while the checker runs on.  Classes,
+ * dependencies and a ww_class's context map (ww.c) are kept for ever and
+ * printed long after (lock statistics at exit, a cycle that a later lock
+ * call closes), so they keep copies:
  * printing a plugin's strings after its unload was a SIGSEGV (found with
  * KMUTEX_STAT, tests/debug_dlclose_names.sh).  Records that live only
  * while their lock is held or waited for (held locks, hung waits) point

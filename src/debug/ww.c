@@ -33,13 +33,15 @@ static struct ww_maps *ww_maps_list;	/* added under lockdep_lock */
 
 static struct ww_maps *ww_maps_new(const struct ww_class *c)
 {
-	struct ww_maps *m = calloc(1, sizeof(*m));
+	/* Kept for ever: a copy of the name (strs.c says why). */
+	const char *name[1] = { c->acquire_name };
+	struct ww_maps *m = calloc_strs(sizeof(*m), name, 1);
 
 	if (!m)
 		return NULL;
 	m->ww_class = c;
 	m->acquire.map.key = &c->acquire_name;
-	m->acquire.map.name = c->acquire_name;
+	m->acquire.map.name = name[0];
 	m->acquire.map.site = "ww_acquire_init";
 	m->acquire.cookie = KMUTEX_LOCKDEP_MAP_COOKIE;
 	m->next = ww_maps_list;
