@@ -27,6 +27,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -160,6 +161,7 @@ static bool elf_lookup(const struct elf_mod *m, const void *ip,
 #ifdef KMUTEX_HAVE_LIBDW
 static Dwfl *dwfl;
 static bool dwfl_failed;
+static bool dwfl_stale;		/* an object was unloaded since the report */
 
 /* This process's modules, reported to libdwfl (again after a dlopen). */
 static bool dwfl_report(void)
@@ -188,6 +190,10 @@ static Dwfl_Module *dw_module(Dwarf_Addr a)
 	if (dwfl_failed || (!dwfl && !dwfl_report())) {
 		dwfl_failed = true;
 		return NULL;
+	}
+	if (dwfl_stale) {
+		dwfl_stale = false;
+		dwfl_report();
 	}
 	mod = dwfl_addrmodule(dwfl, a);
 	if (!mod && dwfl_report())
@@ -273,6 +279,40 @@ static bool dw_lookup(const void *ip, bool want_name, struct sym_info *out)
 }
 #endif /* KMUTEX_HAVE_LIBDW */
 
+static int unloads_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+		    sizeof(info->dlpi_subs))
+		*(unsigned long long *)data = info->dlpi_subs;
+	return 1;	/* the count is the same in every object's info */
+}
+
+/*
+ * The caches are keyed by load address, and dlclose() can put another
+ * object where a cached one was: then its frames would get the old
+ * object's names.  The dynamic linker counts the objects it unloaded
+ * (dlpi_subs): when the count moves, forget everything.
+ */
+static void forget_unloaded(void)
+{
+	static unsigned long long seen;
+	unsigned long long unloads = 0;
+	int k;
+
+	dl_iterate_phdr(unloads_cb, &unloads);
+	if (unloads == seen)
+		return;
+	seen = unloads;
+	for (k = 0; k < nr_mods; k++)
+		if (mods[k].map)
+			munmap((void *)mods[k].map, mods[k].size);
+	memset(mods, 0, sizeof(mods));
+	nr_mods = 0;
+#ifdef KMUTEX_HAVE_LIBDW
+	dwfl_stale = true;	/* reported again outside a handler */
+#endif
+}
+
 /**
  * symbolize - what is known of @ip beyond its dynamic symbol
  * @ip: a return address
@@ -288,6 +328,7 @@ bool symbolize(const void *ip, const Dl_info *info, struct sym_info *out)
 	struct elf_mod *m;
 
 	memset(out, 0, sizeof(*out));
+	forget_unloaded();
 #ifdef KMUTEX_HAVE_LIBDW
 	if (!lockdep_in_handler && dw_lookup(ip, want_name, out) &&
 	    (out->name || !want_name))
