@@ -161,7 +161,8 @@ static bool elf_lookup(const struct elf_mod *m, const void *ip,
 #ifdef KMUTEX_HAVE_LIBDW
 static Dwfl *dwfl;
 static bool dwfl_failed;
-static bool dwfl_stale;		/* an object was unloaded since the report */
+/* An object was unloaded since the module list was last reported. */
+static bool dwfl_stale;
 
 /* This process's modules, reported to libdwfl (again after a dlopen). */
 static bool dwfl_report(void)
@@ -187,13 +188,20 @@ static Dwfl_Module *dw_module(Dwarf_Addr a)
 {
 	Dwfl_Module *mod;
 
+	/*
+	 * After an unload, start over: reporting again keeps a module
+	 * whose path and range are unchanged (a plugin rebuilt and loaded
+	 * again where it was) with its old ELF data, and /proc/self/maps
+	 * still lists libdw's own mapping of an unloaded file.
+	 */
+	if (dwfl_stale && dwfl) {
+		dwfl_end(dwfl);
+		dwfl = NULL;
+	}
+	dwfl_stale = false;
 	if (dwfl_failed || (!dwfl && !dwfl_report())) {
 		dwfl_failed = true;
 		return NULL;
-	}
-	if (dwfl_stale) {
-		dwfl_stale = false;
-		dwfl_report();
 	}
 	mod = dwfl_addrmodule(dwfl, a);
 	if (!mod && dwfl_report())
