@@ -258,6 +258,10 @@ void report_lock(const struct kmutex_dep_map *map,
 void report_held_locks(struct kmutex_thread *t);
 void report_thread(int tid);
 void report_call(const char *call, const void *ip, const char *indent);
+void report_trying(int tid, const char *verb,
+		   const struct kmutex_dep_map *map,
+		   const struct kmutex_lock_class *class,
+		   const char *call, const void *ip);
 void report_backtrace(const void *from_ip);
 void report_finish(struct kmutex_thread *t, const void *ip);
 const char *class_str(const struct kmutex_lock_class *c, char *buf,

@@ -155,6 +155,17 @@ static const char *take(const struct held_lock *h)
 	return h->read ? "rlock" : "lock";
 }
 
+/* The head of a report on @t taking @next while it holds @prev. */
+static void report_pair(struct kmutex_thread *t, const struct held_lock *prev,
+			const struct held_lock *next)
+{
+	report_trying(t->tid, "acquire", next->map, next->class, next->call,
+		      next->ip);
+	rprintf("\n\nbut the thread is already holding lock:\n  ");
+	report_lock(prev->map, prev->class);
+	report_call(prev->call, prev->ip, "  ");
+}
+
 /* Under lockdep_lock: @t holds @prev and takes @next, of its class. */
 void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 		      struct held_lock *next)
@@ -165,13 +176,7 @@ void report_recursive(struct kmutex_thread *t, struct held_lock *prev,
 
 	if (!report_begin(R_RECURSIVE, what, title))
 		return;
-	report_thread(t->tid);
-	rprintf(" is trying to acquire lock:\n  ");
-	report_lock(next->map, next->class);
-	report_call(next->call, next->ip, "  ");
-	rprintf("\n\nbut the thread is already holding lock:\n  ");
-	report_lock(prev->map, prev->class);
-	report_call(prev->call, prev->ip, "  ");
+	report_pair(t, prev, next);
 	rprintf("\n\nother info that might help us debug this:\n"
 		" Possible unsafe locking scenario:\n\n"
 		"       Thread0\n"
@@ -292,13 +297,7 @@ static void report_circular(struct kmutex_thread *t, struct held_lock *prev,
 	if (!report_begin(R_CIRCULAR, what, title))
 		return;
 
-	report_thread(t->tid);
-	rprintf(" is trying to acquire lock:\n  ");
-	report_lock(next->map, next->class);
-	report_call(next->call, next->ip, "  ");
-	rprintf("\n\nbut the thread is already holding lock:\n  ");
-	report_lock(prev->map, prev->class);
-	report_call(prev->call, prev->ip, "  ");
+	report_pair(t, prev, next);
 	rprintf("\n\nwhich lock already depends on the new lock.\n\n"
 		"the existing dependency chain (in reverse order) is:\n\n");
 	rprintf("-> #%d: %s --> %s\n", n,

@@ -131,10 +131,7 @@ static void report_bad_release(struct kmutex_thread *t,
 	lockdep_lock_acquire();
 	if (report_begin(R_UNLOCK, c->id,
 			 "WARNING: bad unlock balance detected!")) {
-		report_thread(t->tid);
-		rprintf(" is trying to release lock:\n  ");
-		report_lock(&map->map, c);
-		report_call(call, ip, "  ");
+		report_trying(t->tid, "release", &map->map, c, call, ip);
 		rprintf("\n\nbut there are no more locks to release!\n\n");
 		report_finish(t, ip);
 	}

@@ -267,10 +267,7 @@ report_bad_unlock(struct kmutex_thread *t, struct mutex *lock,
 	lockdep_lock_acquire();
 	if (report_begin(R_UNLOCK, c->id,
 			 "WARNING: bad unlock balance detected!")) {
-		report_thread(t->tid);
-		rprintf(" is trying to release lock:\n  ");
-		report_lock(&lock->dep_map, c);
-		report_call(call, ip, "  ");
+		report_trying(t->tid, "release", &lock->dep_map, c, call, ip);
 		if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)) {
 			rprintf("\n\nbut the thread does not hold it");
 			mutex_owner(lock);

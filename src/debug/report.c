@@ -156,6 +156,21 @@ void report_thread(int tid)
 	rprintf("%s/%d", name[0] ? name : "?", tid);
 }
 
+/*
+ * "thread/12 is trying to <verb> lock:\n  "name" (init at ...),\n  by
+ * <call>,\n  in <ip>": the head every report about one lock starts with.
+ */
+void report_trying(int tid, const char *verb,
+		   const struct kmutex_dep_map *map,
+		   const struct kmutex_lock_class *class,
+		   const char *call, const void *ip)
+{
+	report_thread(tid);
+	rprintf(" is trying to %s lock:\n  ", verb);
+	report_lock(map, class);
+	report_call(call, ip, "  ");
+}
+
 void report_held_locks(struct kmutex_thread *t)
 {
 	int i, depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);

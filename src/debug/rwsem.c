@@ -270,10 +270,7 @@ report_bad_unlock(struct kmutex_thread *t, struct rw_semaphore *sem,
 	lockdep_lock_acquire();
 	if (!report_begin(R_UNLOCK, c->id, bad_unlock))
 		goto out;
-	report_thread(t->tid);
-	rprintf(" is trying to release lock:\n  ");
-	report_lock(&sem->dep_map, c);
-	report_call(call, ip, "  ");
+	report_trying(t->tid, "release", &sem->dep_map, c, call, ip);
 	if (h) {
 		rprintf("\n\nbut the thread holds it for %s",
 			h->read ? "reading" : "writing");
