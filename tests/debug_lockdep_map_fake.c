@@ -3,7 +3,8 @@
  * debug_lockdep_map_fake - a "fake" lock, as the kernel's workqueue
  * maps: lock_map_acquire() around running work, and the work takes a
  * mutex that the flusher holds while it waits for the work.  The cycle
- * work_map -> m -> work_map is reported.
+ * work_map -> m -> work_map is reported, naming the function that
+ * lock_map_acquire() is written in (it named that function's caller).
  */
 #include "debug_harness.h"
 #include "lockdep_map_lock.h"
@@ -40,4 +41,6 @@ DEBUG_EXPECT_REPORT(bug,
 		    "WARNING: possible circular locking dependency detected",
 		    "\"work_map\"", "\"m\"", "run_work+",
 		    "flush_work_holding_m+",
-		    "lock_map_acquire(&work_map)")
+		    "lock_map_acquire(&work_map) at "
+		    "tests/debug_lockdep_map_fake.c:28,\n"
+		    "  in flush_work_holding_m+")

@@ -74,7 +74,9 @@ static void rwsem_bug(void)
 
 #define TITLE	"WARNING: possible recursive locking detected"
 DEBUG_EXPECT_REPORTS(
-	DEBUG_CASE(mutex_bug, TITLE, "\"lock_a\"", "take_twice+",
+	DEBUG_CASE(mutex_bug, TITLE, "is trying to acquire lock:\n  \"lock_a\"",
+		   "but the thread is already holding lock:\n  \"lock_a\"",
+		   "take_twice+",
 		   "*** DEADLOCK ***",
 		   "mutex_lock_interruptible(&lock_a) at "
 		   "tests/debug_recursive.c:24"),

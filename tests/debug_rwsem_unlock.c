@@ -26,6 +26,7 @@ static void bug(void)
 }
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: bad unlock balance detected!",
-		    "\"stats_sem\"", "read_stats+",
+		    "is trying to release lock:\n  \"stats_sem\"",
+		    "read_stats+",
 		    "up_read(&stats_sem) at tests/debug_rwsem_unlock.c:16",
 		    "no more locks to release")

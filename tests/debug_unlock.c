@@ -27,6 +27,7 @@ static void bug(void)
 }
 
 DEBUG_EXPECT_REPORT(bug, "WARNING: bad unlock balance detected!",
-		    "\"lock_c\"", "no more locks to release",
+		    "is trying to release lock:\n  \"lock_c\"",
+		    "no more locks to release",
 		    "release_twice+",
 		    "mutex_unlock(&lock_c) at tests/debug_unlock.c:17")

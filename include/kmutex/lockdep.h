@@ -358,16 +358,20 @@ void kmutex_lockdep_set_class_obj(const void *obj, int kind, size_t size,
 	kmutex_lock_contended(__kmutex_map(map), (const void *)(ip))
 #define lock_acquired(map, ip)						\
 	kmutex_lock_acquired(__kmutex_map(map), (const void *)(ip))
+/*
+ * The fake-lock forms name the function they are written in, as the
+ * kernel's (_THIS_IP_): ip 0 makes the library take its own return
+ * address, a point in that function.  __builtin_return_address(0) here
+ * named the function's caller instead.
+ */
 #define lock_map_acquire(map)						\
 	__kmutex_lock_acquire(map, 0, 0, 0, 1, __KMUTEX_NULL,		\
-			      __builtin_return_address(0), lock_map_acquire)
+			      __KMUTEX_NULL, lock_map_acquire)
 #define lock_map_acquire_read(map)					\
 	__kmutex_lock_acquire(map, 0, 0, 2, 1, __KMUTEX_NULL,		\
-			      __builtin_return_address(0),		\
-			      lock_map_acquire_read)
+			      __KMUTEX_NULL, lock_map_acquire_read)
 #define lock_map_release(map)						\
-	kmutex_lock_release(__kmutex_map(map),				\
-			    __builtin_return_address(0),		\
+	kmutex_lock_release(__kmutex_map(map), __KMUTEX_NULL,		\
 			    __KMUTEX_CALL(lock_map_release, map))
 #endif /* __KMUTEX_LOCKDEP_NAMES */
 
