@@ -7,7 +7,10 @@
  * end); scoped_guard holds it for its block (break leaves the block);
  * the conditional guards mutex_try and mutex_intr run the block only
  * when they got the lock and never unlock a lock they did not take;
- * __free, DEFINE_FREE and no_free_ptr run or skip the cleanup.
+ * __free, DEFINE_FREE and no_free_ptr run or skip the cleanup; a
+ * program's own DEFINE_CLASS/CLASS variables are destroyed at scope end,
+ * last made first destroyed, and its own DEFINE_GUARD/DEFINE_GUARD_COND
+ * lock type works with guard, scoped_guard and scoped_cond_guard.
  */
 #include <linux/cleanup.h>
 #include <linux/mutex.h>
@@ -375,6 +378,105 @@ static void check_free_ptr(void)
 	CHECK_EQ(freed, 4);
 }
 
+/* --- a program's own classes and guards ---------------------------- */
+
+static int trail[8], ntrail;
+
+static int note(int v)
+{
+	if (ntrail < 8)
+		trail[ntrail++] = v;
+	return v;
+}
+
+/* A value made by the constructor, noted negative when destroyed. */
+DEFINE_CLASS(noted, int, note(-_T), note(a + b), int a, int b)
+
+static int classes_in_scope(void)
+{
+	CLASS(noted, x)(1, 2);
+	CLASS(noted, y)(10, 20);
+
+	CHECK_EQ(x, 3);
+	CHECK_EQ(y, 30);
+	CHECK_EQ(ntrail, 2);
+	return x + y;
+}
+
+static void check_class(void)
+{
+	ntrail = 0;
+	CHECK_EQ(classes_in_scope(), 33);
+	CHECK_EQ(ntrail, 4);
+	CHECK_EQ(trail[0], 3);
+	CHECK_EQ(trail[1], 30);
+	CHECK_EQ(trail[2], -30);	/* y, made last, destroyed first */
+	CHECK_EQ(trail[3], -3);
+}
+
+/* A lock type of the program's own: a flag, and how often it changed. */
+struct flag {
+	bool held;
+	int takes, drops;
+};
+
+static void flag_take(struct flag *f)
+{
+	CHECK(!f->held);
+	f->held = true;
+	f->takes++;
+}
+
+static bool flag_try(struct flag *f)
+{
+	if (f->held)
+		return false;
+	flag_take(f);
+	return true;
+}
+
+static void flag_drop(struct flag *f)
+{
+	CHECK(f->held);
+	f->held = false;
+	f->drops++;
+}
+
+DEFINE_GUARD(flag, struct flag *, flag_take(_T), flag_drop(_T))
+DEFINE_GUARD_COND(flag, _try, flag_try(_T))
+
+static void check_own_guard(void)
+{
+	struct flag f = { 0 };
+	int ran = 0, failed = 0;
+
+	{
+		guard(flag)(&f);
+		CHECK(f.held);
+		scoped_guard(flag_try, &f)
+			ran++;			/* held: must not run */
+		scoped_cond_guard(flag_try, failed++, &f)
+			ran++;
+	}
+	CHECK(!f.held);
+	CHECK_EQ(ran, 0);
+	CHECK_EQ(failed, 1);
+	scoped_guard(flag_try, &f) {
+		CHECK(f.held);
+		ran++;
+	}
+	scoped_cond_guard(flag_try, failed++, &f) {
+		CHECK(f.held);
+		ran++;
+	}
+	CHECK(!f.held);
+	CHECK_EQ(ran, 2);
+	CHECK_EQ(failed, 1);
+	/* Every take was dropped once; the failed tries dropped nothing. */
+	CHECK_EQ(f.takes, 3);
+	CHECK_EQ(f.drops, 3);
+}
+
 int main(void)
 {
 	test_watchdog(60);
@@ -384,6 +486,8 @@ int main(void)
 	check_intr_guard(0);
 	check_intr_guard(SA_RESTART);
 	check_free_ptr();
+	check_class();
+	check_own_guard();
 	check_free(&a);
 	check_free(&b);
 	return 0;
