@@ -121,7 +121,7 @@ $(B)/obj $(B)/tests:
 
 # --- tests ----------------------------------------------------------------
 TEST_SRCS := $(filter-out tests/debug_%.c,$(wildcard tests/*.c))
-TEST_SH   := $(wildcard tests/*.sh)
+TEST_SH   := $(filter-out tests/lib.sh,$(wildcard tests/*.sh))
 TESTS     := $(TEST_SRCS:tests/%.c=$(B)/tests/%) $(TEST_SH:tests/%.sh=$(B)/tests/%)
 BUSTED    := 1 2 3 4 5 6
 # The tests that tests/run's BUSTED_CATCHERS runs against them.

@@ -12,15 +12,7 @@
 #       next cancellation point.
 # A script, because the program must be built twice, with and without
 # -fexceptions.  Run from the source root with CC and B (build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh || exit 1
 
 cat > "$tmp/cancel.c" <<'EOF'
 #include <linux/cleanup.h>

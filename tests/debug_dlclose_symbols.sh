@@ -13,17 +13,8 @@
 # same code with fn_gamma) and loaded again from the same path, which
 # libdw's list of modules would keep with B's data: C's report must
 # name fn_gamma.  Run from the source root with CC and B set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-if [ ! -f "$B/libkmutex-debug.so" ]; then
-	echo "SKIP: no debugging build in $B (DEBUG_BUILD=no)"
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh || exit 1
+need_debug_build
 
 cat > "$tmp/plugin.c" <<'C'
 #include <linux/mutex.h>

@@ -17,17 +17,7 @@
 #       kmutex-debug's flags (--wrap=free,signal,sigaction), static and
 #       shared: the library has the __wrap_ functions, and they work.
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
+. tests/lib.sh || exit 1
 
 cat > "$tmp/abba.c" <<'EOF'
 #include <linux/mutex.h>

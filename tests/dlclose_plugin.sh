@@ -14,14 +14,7 @@
 # statistics off and on, and the same two against the debugging build
 # when it was built, also with the monitor on.
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh || exit 1
 
 cat > "$tmp/plugin.c" <<'C'
 #include <linux/mutex.h>

@@ -27,18 +27,8 @@
 # examples/*.c is built the same way; those no document shows are
 # compiled and linked, not run (a demo may run long).
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-fail=0
+. tests/lib.sh || exit 1
 n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 WARN="-std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude"
 DEBUG_LIBS="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"

@@ -14,13 +14,7 @@
 # (The part docs/ww_mutex.md quotes is checked by tests/doc_examples.sh:
 # its block is fenced "```c quote examples/ww_grow.c".)
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
 CFLAGS=(-std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -pthread -O2)

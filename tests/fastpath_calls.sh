@@ -21,14 +21,9 @@
 # required (SKIP without it); the others are checked when installed.
 # INC: the include directory checked (default include).
 # Run from the source root.
-set -u
+. tests/lib.sh || exit 1
 INC=${INC:-include}
-fail=0
 checked=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 A64=aarch64-linux-gnu
 command -v $A64-gcc > /dev/null ||

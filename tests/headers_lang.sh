@@ -11,14 +11,8 @@
 # Each program is linked against the library and run.  A compiler that
 # is not installed is skipped, saying so.
 # Run from the source root with CC and B (the build dir) set.
-set -u
-B=${B:-build}
-fail=0
+. tests/lib.sh || exit 1
 n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 DEBUG_LIBS="-ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
 # What the library was built with beyond libc (-ldw), as the Makefile says.

@@ -14,14 +14,8 @@
 # no wait.h, so that the system's UAPI <linux/wait.h> is found),
 # <linux/completion.h> leaves <sys/wait.h> working.
 # Run from the source root with CC and B (the build dir) set.
-set -u
-B=${B:-build}
-fail=0
+. tests/lib.sh || exit 1
 n=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 DEBUG_LIBS="-pthread -ldl -rdynamic -Wl,--wrap=sigaction -Wl,--wrap=signal -Wl,--wrap=free"
 # What the library was built with beyond libc (-ldw), as the Makefile says.

@@ -16,19 +16,11 @@
 #     library with `-Lbuild -lkmutex`.
 # Each program runs and must print the right total.
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-fail=0
-tmp=$(mktemp -d)
+. tests/lib.sh || exit 1
 # The .pc files made for this test's PREFIXes must not be left for a
-# later "make install" with another one (see the second install below).
+# later "make install" with another one (see the second install below):
+# this trap replaces lib.sh's, which removes $tmp only.
 trap 'rm -rf "$tmp" "$B/kmutex.pc" "$B/kmutex-debug.pc"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 command -v pkg-config > /dev/null ||
 	{ echo "SKIP: pkg-config not installed"; exit 77; }

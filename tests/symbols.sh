@@ -10,14 +10,7 @@
 #     not build against the production library (today <linux/mutex.h>
 #     refuses it with #error; the ABI marker makes the link fail too).
 # Run from the source root with CC and B (the build dir) set.
-set -u
-CC=${CC:-cc}
-B=${B:-build}
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bad() { echo "FAIL: $*"; fail=1; }
+. tests/lib.sh || exit 1
 list() { tr '\n' ' ' < "$1"; }
 
 NM=${NM:-nm}		# the target's (make test-aarch64 sets them)

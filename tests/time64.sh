@@ -8,13 +8,7 @@
 # fix, a 1.5 s wait here lasted about 0.75 s.  Where time_t is 64-bit
 # anyway (x86-64, aarch64) there is nothing to check: skip.
 # Run from the source root with CC set (tests/run does).
-set -u
-CC=${CC:-cc}
-# On another CPU (make test-aarch64 ...) its programs run under qemu-user.
-RUN=()
-[ -z "${KMUTEX_ARCH:-}" ] || read -r -a RUN <<< "${KMUTEX_TEST_WRAPPER:-}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh || exit 1
 
 if $CC -dM -E -x c /dev/null | grep -q '__SIZEOF_LONG__ 8'; then
 	echo "SKIP: a 64-bit CPU: time_t is 64-bit already"; exit 77
