@@ -8,7 +8,7 @@
  * own struct list_head and list operations, atomic_t, container_of,
  * likely(), READ_ONCE(), bool/true/false the way <linux/types.h> does,
  * a spinlock, current, jiffies ... as a port of kernel code carries
- * them.  Then it includes all six public headers, twice, in two
+ * them.  Then it includes all seven public headers, twice, in two
  * different orders, with the headers that pull in the others first.
  * If a header defined any of those names (or a macro here broke a
  * header), this would not compile; if the two sets of definitions got
@@ -19,9 +19,13 @@
  * <linux/lockdep.h> with its own struct lock_class_key, lockdep_*() and
  * debug_check_no_locks_*(), <linux/jiffies.h> with msecs_to_jiffies(),
  * <linux/compiler.h> with empty __acquires ..., <linux/list.h>,
- * <linux/spinlock.h>, <linux/wait.h>; included before kmutex's with
+ * <linux/spinlock.h>, <linux/wait.h>, and a <linux/cleanup.h> of the
+ * kernel's shape (where the shims' -I comes first, kmutex's lock
+ * headers build their guards with it; found on bcachefs-tools: they
+ * did not compile there); included before kmutex's with
  * -DKMUTEX_TEST_SHIMS_FIRST, else only after them (kmutex's headers
- * then include them, as the kernel's do).
+ * then include them, as the kernel's do).  Every guard class of the
+ * lock headers is used, with either cleanup.h.
  */
 
 /* --- the project's own kernel shims ------------------------------------ */
@@ -31,6 +35,7 @@
 
 #ifdef KMUTEX_TEST_SHIMS
 #ifdef KMUTEX_TEST_SHIMS_FIRST
+#include <linux/cleanup.h>
 #include <linux/compiler.h>
 #include <linux/lockdep.h>
 #include <linux/jiffies.h>
@@ -208,7 +213,9 @@ extern volatile unsigned long jiffies;	/* declared, never used */
 #include <linux/rwsem.h>
 #include <linux/semaphore.h>
 #include <linux/mutex.h>
+#include <linux/percpu-rwsem.h>
 
+#include <linux/percpu-rwsem.h>
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
 #include <linux/rwsem.h>
@@ -260,6 +267,7 @@ static DECLARE_RWSEM(global_rw);
 static DECLARE_COMPLETION(global_done);
 static LIST_HEAD(global_items);
 static DEFINE_SPINLOCK(global_spin);
+DEFINE_STATIC_PERCPU_RWSEM(global_pcpu);
 
 static void *filler(void *arg)
 {
@@ -330,6 +338,40 @@ int main(void)
 	CHECK(rwsem_is_locked(&global_rw));
 	up_write(&global_rw);
 	CHECK(!rwsem_is_locked(&global_rw));
+
+	/* Every guard class of the lock headers, with either cleanup.h. */
+	{
+		int ran = 0;
+
+		scoped_guard(mutex_try, &global_lock) {
+			CHECK(mutex_is_locked(&global_lock));
+			scoped_guard(mutex_try, &global_lock)
+				ran = -100;	/* held: must not run */
+			ran++;
+		}
+		scoped_guard(semaphore, &global_sem)
+			ran++;
+		scoped_guard(rwsem_write, &global_rw)
+			ran++;
+		scoped_guard(rwsem_read_try, &global_rw)
+			ran++;
+		scoped_guard(percpu_write, &global_pcpu) {
+			scoped_guard(percpu_read_try, &global_pcpu)
+				ran = -100;	/* held: must not run */
+			ran++;
+		}
+		scoped_guard(percpu_read_try, &global_pcpu)
+			ran++;
+		{
+			guard(percpu_read)(&global_pcpu);
+			ran++;
+		}
+		CHECK(ran == 7);
+		CHECK(!mutex_is_locked(&global_lock));
+		CHECK(!rwsem_is_locked(&global_rw));
+		CHECK(percpu_down_read_trylock(&global_pcpu));
+		percpu_up_read(&global_pcpu);
+	}
 
 	CHECK(!completion_done(&global_done));
 	complete_all(&global_done);

@@ -7,12 +7,17 @@
  * forms and the file; kmutex_stat_reset(); and nothing at all with
  * KMUTEX_STAT unset or 0.  And waits of a known length are reported as
  * long as they were, also once the ticks they are timed in are
- * converted with their calibrated rate (src/ticks.c).
+ * converted with their calibrated rate (src/ticks.c).  Every other
+ * acquisition in the contention is a scoped_guard(mutex): its waits are
+ * the calling function's too, not the guard's constructor's (as they
+ * were without optimisation, -O0, before the constructor was always
+ * inlined).
  *
  * The checks run in children of the test (the environment is read at
  * start-up): "hammer" contends and exits (the table is printed at exit),
  * "reset" checks kmutex_stat_print() and kmutex_stat_reset() itself.
  */
+#include <linux/cleanup.h>
 #include <linux/mutex.h>
 
 #include "stat.h"
@@ -26,6 +31,15 @@ static long counter;
 /* timed_waiter()'s calls to mutex_lock(), ns: the longest, the sum */
 static uint64_t timed_call_max, timed_call_sum;
 
+/* The critical section of hammer()'s @i-th acquisition. */
+static void held_work(int i)
+{
+	counter++;
+	stat_hold(2000);
+	if (i % 16 == 0)
+		sched_yield();	/* sleep while holding: others queue */
+}
+
 static void *hammer(void *arg)
 {
 	uint64_t end = test_now_ns() + test_duration_ns(0.3);
@@ -33,11 +47,13 @@ static void *hammer(void *arg)
 
 	(void)arg;
 	while (test_now_ns() < end || i < 200) {
+		if (++i % 2) {
+			scoped_guard(mutex, &stat_test_big_lock)
+				held_work(i);
+			continue;
+		}
 		mutex_lock(&stat_test_big_lock);
-		counter++;
-		stat_hold(2000);
-		if (++i % 16 == 0)
-			sched_yield();	/* sleep while holding: others queue */
+		held_work(i);
 		mutex_unlock(&stat_test_big_lock);
 	}
 	return NULL;
@@ -178,6 +194,7 @@ static void check_csv(const char *path)
 	stat_check_sane(row, v);
 	CHECK(v[2] > 0);		/* oversubscribed: some slept */
 	CHECK(strstr(row, "\"hammer+0x"));	/* the contention point */
+	CHECK(!strstr(row, "constructor"));	/* the guard's is inlined */
 	CHECK(!strstr(csv, "stat_test_quiet_lock"));
 	free(csv);
 }
@@ -231,6 +248,7 @@ int main(int argc, char **argv)
 	CHECK(strstr(s, "kmutex lock statistics: 1 contended lock"));
 	CHECK(strstr(s, "\nstat_test_big_lock "));
 	CHECK(strstr(s, " hammer+0x"));
+	CHECK(!strstr(s, "constructor"));
 	fputs(s, stdout);
 	free(s);
 

@@ -89,6 +89,22 @@
 #define __kmutex_no_analysis	__kmutex_attr(__no_thread_safety_analysis__)
 
 /*
+ * clang's thread-safety analysis does not follow the cleanup function
+ * that releases a guard's lock at scope end back to the lock (clang 14
+ * ignores it; the kernel's context analysis needs a newer clang that
+ * can).  So the guard's constructor and destructor are not analysed
+ * (they lock and unlock on the analysis' blind side) and the
+ * constructor instead asserts the lock: the lock headers declare it
+ * with __KMUTEX_GUARD_ASSERTS before their DEFINE_GUARD().  Here, not
+ * in <linux/cleanup.h>, because a project may bring its own cleanup.h
+ * (a copy of the kernel's, as bcachefs-tools does), which then wins on
+ * the include path; its DEFINE_GUARD() defines the same constructor.
+ */
+#define __KMUTEX_GUARD_ASSERTS(_name, _type, _asserts)			\
+	static inline _type class_##_name##_constructor(_type _T)	\
+		_asserts(_T) __kmutex_no_analysis;
+
+/*
  * __KMUTEX_CAPABILITY_HELPERS(type, asserts): after a lock type's
  * definition, __kmutex_assert_held(p) for it: tells the analysis, by
  * @asserts (__kmutex_asserts or __kmutex_asserts_shared), that the

@@ -60,22 +60,14 @@ static inline _type class_##_name##_constructor(__VA_ARGS__)		\
 		class_##_name##_constructor
 
 /*
- * clang's thread-safety analysis (kmutex/capability.h) does not follow
- * the cleanup function that releases a guard's lock at scope end back
- * to the lock (clang 14 ignores it; the kernel's context analysis needs
- * a newer clang that can).  So the guard's constructor and
- * destructor are not analysed (they lock and unlock on the analysis'
- * blind side) and the constructor instead asserts the lock, with
- * __KMUTEX_GUARD_ASSERTS before DEFINE_GUARD: from the guard on, the
- * analysis takes the lock as held, with no release to expect.
+ * The lock headers declare each guard's constructor with
+ * __KMUTEX_GUARD_ASSERTS (kmutex/capability.h) before DEFINE_GUARD: for
+ * clang's thread-safety analysis, from the guard on the lock is held.
  * scoped_guard() takes the lock inside its loop condition, so that the
  * path which skips the block meets the one leaving it and the claim
  * ends with the block; a guard() claim lasts until the paths of an
  * if or a loop around it meet, or the function ends.
  */
-#define __KMUTEX_GUARD_ASSERTS(_name, _type, _asserts)			\
-	static inline _type class_##_name##_constructor(_type _T)	\
-		_asserts(_T) __kmutex_no_analysis;
 
 /**
  * DEFINE_GUARD - declare a lock guard class
@@ -85,10 +77,10 @@ static inline _type class_##_name##_constructor(__VA_ARGS__)		\
  * @_unlock: statement releasing the lock _T
  */
 #define DEFINE_GUARD(_name, _type, _lock, _unlock)			\
-	static inline void class_##_name##_destructor(_type *__kmutex_p) \
-		__kmutex_no_analysis;					\
-	static inline _type class_##_name##_constructor(_type _T)	\
-		__kmutex_no_analysis;					\
+	static __kmutex_inline void					\
+	class_##_name##_destructor(_type *__kmutex_p) __kmutex_no_analysis; \
+	static __kmutex_inline _type					\
+	class_##_name##_constructor(_type _T) __kmutex_no_analysis;	\
 	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
 		     __extension__ ({ _lock; _T; }), _type _T)		\
 	static inline void *class_##_name##_lock_ptr(class_##_name##_t *_T) \
@@ -102,10 +94,10 @@ static inline _type class_##_name##_constructor(__VA_ARGS__)		\
  */
 #define DEFINE_GUARD_COND(_name, _ext, _condlock)			\
 	typedef class_##_name##_t class_##_name##_ext##_t;		\
-	static inline class_##_name##_t					\
+	static __kmutex_inline class_##_name##_t			\
 	class_##_name##_ext##_constructor(class_##_name##_t _T)		\
 		__kmutex_no_analysis;					\
-	static inline void						\
+	static __kmutex_inline void					\
 	class_##_name##_ext##_destructor(class_##_name##_t *__kmutex_p)	\
 	{ class_##_name##_destructor(__kmutex_p); }			\
 	static inline class_##_name##_t					\

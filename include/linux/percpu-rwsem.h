@@ -192,6 +192,19 @@ static __kmutex_inline void __kmutex_percpu_assert_held(struct percpu_rw_semapho
 }
 #define percpu_rwsem_assert_held(sem)	__kmutex_percpu_assert_held(sem)
 
+/* guard(percpu_read)(&s), percpu_read_try, guard(percpu_write)(&s) */
+#include <linux/cleanup.h>
+#define __KMUTEX_PERCPU_GUARD_ASSERTS(name, asserts) \
+	__KMUTEX_GUARD_ASSERTS(name, struct percpu_rw_semaphore *, asserts)
+__KMUTEX_PERCPU_GUARD_ASSERTS(percpu_read, __kmutex_asserts_shared)
+DEFINE_GUARD(percpu_read, struct percpu_rw_semaphore *,
+	     percpu_down_read(_T), percpu_up_read(_T))
+__KMUTEX_PERCPU_GUARD_ASSERTS(percpu_read_try, __kmutex_asserts_shared)
+DEFINE_GUARD_COND(percpu_read, _try, percpu_down_read_trylock(_T))
+__KMUTEX_PERCPU_GUARD_ASSERTS(percpu_write, __kmutex_asserts)
+DEFINE_GUARD(percpu_write, struct percpu_rw_semaphore *,
+	     percpu_down_write(_T), percpu_up_write(_T))
+
 __KMUTEX_END_DECLS
 
 #endif /* _LINUX_PERCPU_RWSEM_H */
