@@ -78,7 +78,6 @@ out=$(KMUTEX_STAT="$tmp/stat.txt" KMUTEX_STAT_FORMAT= KMUTEX_DEBUG= \
 	timeout 60 "${RUN[@]}" "$tmp/main" "$tmp/plugin.so" 2>&1)
 rc=$?
 echo "$out"
-fail=0
 if [ $rc != 0 ] || ! grep -q "^main done$" <<< "$out"; then
 	echo "FAIL: exit $rc, not a clean end"
 	fail=1

@@ -114,7 +114,6 @@ out=$(KMUTEX_DEBUG= LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 	"$tmp/c.so" 2>&1)
 rc=$?
 echo "$out"
-fail=0
 if [ $rc != 0 ] || ! grep -q "^main done$" <<< "$out"; then
 	echo "FAIL: exit $rc, not a clean end"
 	fail=1

@@ -349,7 +349,19 @@ int main(void)
 				ran = -100;	/* held: must not run */
 			ran++;
 		}
+		scoped_guard(mutex_intr, &global_lock)
+			ran++;
 		scoped_guard(semaphore, &global_sem)
+			ran++;
+		scoped_guard(semaphore_try, &global_sem)
+			ran++;
+		scoped_guard(semaphore_intr, &global_sem)
+			ran++;
+		scoped_guard(rwsem_read_intr, &global_rw)
+			ran++;
+		scoped_guard(rwsem_write_try, &global_rw)
+			ran++;
+		scoped_guard(rwsem_write_kill, &global_rw)
 			ran++;
 		scoped_guard(rwsem_write, &global_rw)
 			ran++;
@@ -366,7 +378,7 @@ int main(void)
 			guard(percpu_read)(&global_pcpu);
 			ran++;
 		}
-		CHECK(ran == 7);
+		CHECK(ran == 13);
 		CHECK(!mutex_is_locked(&global_lock));
 		CHECK(!rwsem_is_locked(&global_rw));
 		CHECK(percpu_down_read_trylock(&global_pcpu));

@@ -12,7 +12,9 @@
 # tests/shim/only_mutex.c: <linux/mutex.h> alone brings the project's
 # list_head and raw_spinlock_t; and with tests/shim-nowait (a tree with
 # no wait.h, so that the system's UAPI <linux/wait.h> is found),
-# <linux/completion.h> leaves <sys/wait.h> working.
+# <linux/completion.h> leaves <sys/wait.h> working.  And with clang,
+# tests/shim/guard_analysis.c: kmutex's guards built by the project's
+# cleanup.h pass -Wthread-safety.
 # Run from the source root with CC and B (the build dir) set.
 . tests/lib.sh || exit 1
 n=0
@@ -78,6 +80,20 @@ for cc in $ccs; do
 			$def -Itests/shim-nowait -Iinclude -DWITH_COMPLETION $libs
 	done
 done
+
+# clang's thread-safety analysis of kmutex's guards built by the
+# project's cleanup.h (compile only).
+if command -v clang > /dev/null; then
+	for def in "" -DKMUTEX_DEBUG; do
+		n=$((n + 1))
+		if ! clang -std=gnu11 -Wall -Wextra -Werror -Wthread-safety \
+			-D_GNU_SOURCE $def -Itests/shim -Iinclude -fsyntax-only \
+			tests/shim/guard_analysis.c > "$tmp/analysis.log" 2>&1; then
+			bad "guard_analysis${def:+ $def}: clang -Wthread-safety:"
+			sed 's/^/    /' "$tmp/analysis.log" | head -n 12
+		fi
+	done
+fi
 
 # The control: the UAPI <linux/wait.h> does break <sys/wait.h> (else the
 # nowait case above proves nothing).

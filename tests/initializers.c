@@ -4,8 +4,8 @@
  * its own structures: __SEMAPHORE_INITIALIZER, __RWSEM_INITIALIZER and
  * COMPLETION_INITIALIZER as members of a static struct, and a global
  * DEFINE_PERCPU_RWSEM.  Each object starts in its documented state and
- * its wait list works: more threads than CPUs block on it (asleep, two
- * or more on the list), and are all let through (a list head
+ * its wait list works: 4 threads (2 CPUs) block on it, all asleep and
+ * two or more seen on the list, and are all let through (a list head
  * initialised wrong crashes or hangs here).
  */
 #include <linux/completion.h>

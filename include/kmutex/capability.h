@@ -102,7 +102,9 @@
  */
 #define __KMUTEX_GUARD_ASSERTS(_name, _type, _asserts)			\
 	static inline _type class_##_name##_constructor(_type _T)	\
-		_asserts(_T) __kmutex_no_analysis;
+		_asserts(_T) __kmutex_no_analysis;			\
+	static inline void class_##_name##_destructor(_type *__kmutex_p) \
+		__kmutex_no_analysis;
 
 /*
  * __KMUTEX_CAPABILITY_HELPERS(type, asserts): after a lock type's

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A project's own <linux/cleanup.h>, shaped as the kernel's since 6.8
+ * A project's own <linux/cleanup.h>, shaped as the kernel's since 6.13
  * (written for this test): a guard records whether it is conditional,
  * conditional forms extend the plain class (EXTEND_CLASS), and
  * scoped_guard() runs its block when the guard is unconditional or got
