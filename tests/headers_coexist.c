@@ -374,10 +374,8 @@ int main(void)
 		}
 		scoped_guard(percpu_read_try, &global_pcpu)
 			ran++;
-		{
-			guard(percpu_read)(&global_pcpu);
+		scoped_guard(percpu_read, &global_pcpu)
 			ran++;
-		}
 		CHECK(ran == 13);
 		CHECK(!mutex_is_locked(&global_lock));
 		CHECK(!rwsem_is_locked(&global_rw));
