@@ -2,8 +2,9 @@
 /*
  * api_use.c - one program in the common subset of C11 and C++17 that
  * uses the mutex, the semaphore, the rw_semaphore, the percpu
- * rw_semaphore, the completion and a guard, from two threads.  tests/headers_lang.sh compiles it as C with
- * -std=c11 -pedantic and as C++ (-x c++ -std=gnu++17), both with -Wall
+ * rw_semaphore, the completion and guards (the mutex's and a program's
+ * own lock guard), from two threads.  tests/headers_lang.sh compiles
+ * it as C with -std=c11 -pedantic and as C++ (-x c++ -std=gnu++17), both with -Wall
  * -Wextra -Werror, links it against the library and runs it: a C++
  * program links only if the headers give the library's functions C
  * linkage (extern "C").
@@ -24,6 +25,13 @@ static DEFINE_SEMAPHORE(sem, 2);
 static DECLARE_COMPLETION(started);
 DEFINE_STATIC_PERCPU_RWSEM(prw);
 static long counter;
+static int guards_taken;
+
+/* A program's own lock guard, with a member kept from lock to unlock. */
+DEFINE_LOCK_GUARD_1(counted, struct mutex,
+		    mutex_lock(_T->lock); _T->nr = 1,
+		    guards_taken += _T->nr; mutex_unlock(_T->lock), int nr)
+DEFINE_LOCK_GUARD_1_COND(counted, _try, mutex_trylock(_T->lock))
 
 /* A program's own lock type, annotated for lockdep (lockdep_map). */
 struct own_lock {
@@ -73,9 +81,14 @@ static void *worker(void *arg)
 	(void)arg;
 	complete(&started);
 	for (i = 0; i < 10000; i++) {
-		mutex_lock(&lock);
-		counter++;
-		mutex_unlock(&lock);
+		if (i % 2) {
+			guard(counted)(&lock);
+			counter++;
+		} else {
+			mutex_lock(&lock);
+			counter++;
+			mutex_unlock(&lock);
+		}
 		down(&sem);
 		up(&sem);
 		down_read(&rw);
@@ -113,7 +126,11 @@ int main(void)
 		}
 	}
 	pthread_join(t, NULL);
-	if (counter != 20000)
+	if (counter != 20000 || guards_taken != 5000)
+		return 2;
+	scoped_guard(counted_try, &lock)
+		counter++;
+	if (counter != 20001 || guards_taken != 5000 || mutex_is_locked(&lock))
 		return 2;
 	if (!mutex_trylock(&m) || mutex_trylock(&m))
 		return 3;
