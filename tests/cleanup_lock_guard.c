@@ -3,13 +3,15 @@
  * cleanup_lock_guard.c - the guards kernel headers build their spinlock,
  * RCU and "noio" guards with: DEFINE_LOCK_GUARD_1 (with a member kept
  * from lock to unlock, as spinlock_irqsave keeps its flags),
- * DEFINE_LOCK_GUARD_1_COND, DEFINE_LOCK_GUARD_0, EXTEND_CLASS and
- * DEFINE_CLASS_IS_GUARD / DEFINE_CLASS_IS_COND_GUARD.
+ * DEFINE_LOCK_GUARD_1_COND, DEFINE_LOCK_GUARD_0, EXTEND_CLASS,
+ * DEFINE_CLASS_IS_GUARD / DEFINE_CLASS_IS_COND_GUARD, and the kernel's
+ * internal __DEFINE_CLASS_IS_CONDITIONAL, which bcachefs-tools uses.
  *
  * Each guard releases what it took, once, however its scope is left;
  * the conditional ones run their block only when they got the lock and
- * release nothing otherwise; and a lock guard around a struct mutex,
- * modelled on bcachefs' mutex_noio, keeps 6 threads on 2 CPUs apart and
+ * release nothing otherwise, the others always run it; and a lock guard
+ * around a struct mutex, modelled on bcachefs' mutex_noio, keeps 6
+ * threads (more than the CPUs of the machines it runs on) apart and
  * restores each thread's saved state.  A class whose functions go
  * unused does not fail the build (clang -Wall warned of each one).
  */
@@ -114,7 +116,7 @@ static void check_lock_guard_1(void)
 			CHECK(t.held);
 			ran++;
 			if (i == 1)
-				break;		/* leaves the block only */
+				break;	/* leaves the block only */
 			CHECK_EQ(irq_state, 0);
 		}
 		CHECK(!t.held);
@@ -224,7 +226,7 @@ static void check_extend_class(void)
 			CLASS(slot, t)(&x);
 			CHECK_EQ(x, 1);
 		}
-		CHECK_EQ(x, 0);		/* the extended class's destructor */
+		CHECK_EQ(x, 0);		/* t's destructor */
 	}
 	CHECK_EQ(opened, 2);
 	CHECK_EQ(closed, 2);
@@ -233,13 +235,50 @@ static void check_extend_class(void)
 		ran++;
 	}
 	CHECK_EQ(x, 0);
-	scoped_guard(slot_val, NULL, 9)		/* a NULL value: no block */
+	scoped_guard(slot_val, NULL, 9)	/* a NULL value: no block */
 		ran += 100;
 	scoped_guard(slot, &x)
 		ran += x;
 	CHECK_EQ(ran, 2);
+	/* Not conditional: the block runs even on a NULL value. */
+	scoped_guard(slot, NULL)
+		ran++;
+	CHECK_EQ(ran, 3);
 	CHECK_EQ(opened, 4);
 	CHECK_EQ(closed, 4);
+	CHECK(!__is_cond_ptr(slot) && __is_cond_ptr(slot_val));
+}
+
+/*
+ * bcachefs' way: a class, a lock_ptr of its own and the kernel's
+ * internal __DEFINE_CLASS_IS_CONDITIONAL.
+ */
+static int depth;
+
+DEFINE_CLASS(deeper, int, depth = _T, depth++, void)
+static inline void *class_deeper_lock_ptr(class_deeper_t *_T)
+{
+	return (void *)(unsigned long)(*_T + 1);
+}
+__DEFINE_CLASS_IS_CONDITIONAL(deeper, false);
+
+static void check_own_lock_ptr(void)
+{
+	int ran = 0;
+
+	scoped_guard(deeper) {
+		CHECK_EQ(depth, 1);
+		scoped_guard(deeper)
+			CHECK_EQ(depth, 2);
+		CHECK_EQ(depth, 1);
+		ran++;
+	}
+	CHECK_EQ(depth, 0);
+	CHECK_EQ(ran, 1);
+	{
+		CLASS(deeper, d)();
+		CHECK(__guard_ptr(deeper)(&d) == (void *)1);
+	}
 }
 
 /* --- a lock guard around struct mutex, from 6 threads ----------------- */
@@ -276,13 +315,18 @@ static void bump(long *c)
 	long v = __atomic_load_n(c, __ATOMIC_RELAXED);
 
 	if ((v & 63) == 0)
-		sched_yield();		/* hold the lock across a switch */
+		sched_yield();	/* hold the lock across a switch */
 	__atomic_store_n(c, v + 1, __ATOMIC_RELAXED);
 }
 
+struct noio_worker {
+	long n, tries;		/* iterations, tries that got the lock */
+};
+
 static void *noio_thread(void *arg)
 {
-	long *mine = arg, n = 0;
+	struct noio_worker *w = arg;
+	long n = 0;
 
 	thread_flags = 1;
 	while (n < 2000 || test_now_ns() < stop_at) {
@@ -297,25 +341,31 @@ static void *noio_thread(void *arg)
 			scoped_guard(mutex_noio_try, &noio) {
 				CHECK_EQ(thread_flags, 0x101);
 				bump(&tried);
+				w->tries++;
 			}
 		}
 		CHECK_EQ(thread_flags, 1);
 		n++;
 	}
-	*mine = n;
+	w->n = n;
 	return NULL;
 }
 
 static void check_mutex_lock_guard(void)
 {
-	long n[6] = { 0 }, want = 0;
+	struct noio_worker w[6] = { { 0, 0 } };
+	long want = 0, tries = 0;
 	int i;
 
 	stop_at = test_now_ns() + test_duration_ns(0.5);
-	test_run_threads(6, noio_thread, n, sizeof(n[0]));
-	for (i = 0; i < 6; i++)
-		want += n[i] - n[i] / 3;	/* i % 3 != 2 */
+	test_run_threads(6, noio_thread, w, sizeof(w[0]));
+	for (i = 0; i < 6; i++) {
+		/* The iterations k with k % 3 != 2 did not try. */
+		want += w[i].n - w[i].n / 3;
+		tries += w[i].tries;
+	}
 	CHECK_EQ(counter, want);
+	CHECK_EQ(tried, tries);
 	CHECK(tried > 0);
 	CHECK(!mutex_is_locked(&noio.lock));
 }
@@ -328,6 +378,7 @@ int main(void)
 	check_lock_guard_1_cond();
 	check_lock_guard_0();
 	check_extend_class();
+	check_own_lock_ptr();
 	check_mutex_lock_guard();
 	return 0;
 }

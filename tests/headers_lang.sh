@@ -4,10 +4,11 @@
 # headers_lang - the "languages" row of docs/API.md: the public headers
 # work from
 #   - C11 without GNU extensions' warnings: -std=c11 -pedantic -Wall
-#     -Wextra -Werror, gcc and clang, production and debugging build;
+#     -Wextra -Werror (-O2 -fexceptions), gcc and clang, production and
+#     debugging build;
 #   - C++: every header compiles alone as C++ (-std=gnu++17 -Wall -Wextra
 #     -Werror, g++ and clang++), and tests/lang/api_use.c, compiled as
-#     C++, links against the library (extern "C") and runs.
+#     C++ (-O2), links against the library (extern "C") and runs.
 # Each program is linked against the library and run.  A compiler that
 # is not installed is skipped, saying so.
 # Run from the source root with CC and B (the build dir) set.
@@ -49,10 +50,11 @@ for cc in gcc clang; do
 	for build in $builds; do
 		def=
 		[ $build = debug ] && def=-DKMUTEX_DEBUG
+		# -O2 -fexceptions: the guards' cleanups run on unwinding too.
 		# shellcheck disable=SC2046,SC2086
 		run_prog "c11-$cc-$build" $cc -std=c11 -pedantic -Wall -Wextra \
-			-Werror -D_POSIX_C_SOURCE=200809L -Iinclude $def \
-			tests/lang/api_use.c $(libs_for $build)
+			-O2 -fexceptions -Werror -D_POSIX_C_SOURCE=200809L \
+			-Iinclude $def tests/lang/api_use.c $(libs_for $build)
 	done
 done
 
@@ -80,7 +82,7 @@ for cxx in g++ clang++; do
 				  sed 's/^/    /' "$tmp/one.log" | head -n 8; }
 		done
 		# shellcheck disable=SC2046,SC2086
-		run_prog "cxx-$cxx-$build" $cxx -x c++ -std=gnu++17 -Wall \
+		run_prog "cxx-$cxx-$build" $cxx -x c++ -std=gnu++17 -O2 -Wall \
 			-Wextra -Werror -Iinclude $def tests/lang/api_use.c -x none \
 			$(libs_for $build)
 	done

@@ -38,7 +38,7 @@ __KMUTEX_BEGIN_DECLS
  */
 #define __kmutex_class_fn	static inline __attribute__((__unused__))
 /* Guard constructors and destructors: see DEFINE_GUARD. */
-#define __kmutex_class_fn_inline \
+#define __kmutex_class_fn_inline	\
 	static __kmutex_inline __attribute__((__unused__))
 
 /**
@@ -82,6 +82,20 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
  * if or a loop around it meet, or the function ends.
  */
 
+/*
+ * __DEFINE_CLASS_IS_CONDITIONAL(name, is_cond): whether a guard class's
+ * constructor may fail, leaving a NULL value.  scoped_guard() skips its
+ * block only for such a class; for the others the compiler sees that the
+ * block runs (gcc's -Wmaybe-uninitialized saw a variable the block sets
+ * as maybe unset after it).  The kernel's name, which a program with a
+ * hand-written class_<name>_lock_ptr() uses too (bcachefs-tools does).
+ */
+#define __DEFINE_CLASS_IS_CONDITIONAL(_name, _is_cond)			\
+	static __attribute__((__unused__)) const bool			\
+	class_##_name##_is_conditional = (_is_cond)
+#define __guard_ptr(_name)	class_##_name##_lock_ptr
+#define __is_cond_ptr(_name)	class_##_name##_is_conditional
+
 /**
  * DEFINE_GUARD - declare a lock guard class
  * @_name: guard name, as used by guard(_name)
@@ -96,6 +110,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
 	class_##_name##_constructor(_type _T) __kmutex_no_analysis;	\
 	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
 		     __extension__ ({ _lock; _T; }), _type _T)		\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, false);			\
 	__kmutex_class_fn void *					\
 	class_##_name##_lock_ptr(class_##_name##_t *_T)		\
 	{ return (void *)*_T; }
@@ -108,6 +123,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
  */
 #define DEFINE_GUARD_COND(_name, _ext, _condlock)			\
 	typedef class_##_name##_t class_##_name##_ext##_t;		\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name##_ext, true);		\
 	__kmutex_class_fn_inline class_##_name##_t			\
 	class_##_name##_ext##_constructor(class_##_name##_t _T)		\
 		__kmutex_no_analysis;					\
@@ -139,17 +155,30 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
 	class_##_name##ext##_constructor(__VA_ARGS__)			\
 	{ class_##_name##_t __kmutex_t = _init; return __kmutex_t; }
 
-/*
- * DEFINE_CLASS_IS_GUARD(name), DEFINE_CLASS_IS_COND_GUARD(name): a class
- * of DEFINE_CLASS() whose value is a pointer (or an integer) becomes a
- * guard that scoped_guard() takes; its block runs when the value is not
- * NULL (0).
+/**
+ * DEFINE_CLASS_IS_GUARD - make a class a guard for scoped_guard()
+ * @_name: a class of DEFINE_CLASS() or EXTEND_CLASS() whose value is a
+ *	pointer (or an integer)
+ *
+ * scoped_guard(@_name, ...) then runs its block whatever the value.
  */
 #define DEFINE_CLASS_IS_GUARD(_name)					\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, false);			\
+	__KMUTEX_CLASS_LOCK_PTR(_name)
+#define __KMUTEX_CLASS_LOCK_PTR(_name)					\
 	__kmutex_class_fn void *					\
 	class_##_name##_lock_ptr(class_##_name##_t *_T)		\
 	{ return (void *)(unsigned long)*_T; }
-#define DEFINE_CLASS_IS_COND_GUARD(_name)	DEFINE_CLASS_IS_GUARD(_name)
+
+/**
+ * DEFINE_CLASS_IS_COND_GUARD - make a class a conditional guard
+ * @_name: the class; see DEFINE_CLASS_IS_GUARD()
+ *
+ * scoped_guard(@_name, ...) runs its block when the value is not NULL (0).
+ */
+#define DEFINE_CLASS_IS_COND_GUARD(_name)				\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, true);			\
+	__KMUTEX_CLASS_LOCK_PTR(_name)
 
 /*
  * The guards of DEFINE_LOCK_GUARD_0/1: a struct holding the lock pointer
@@ -172,7 +201,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
 	{ if (_T->lock) { _unlock; } }					\
 	__kmutex_class_fn void *					\
 	class_##_name##_lock_ptr(class_##_name##_t *_T)		\
-	{ return (void *)_T->lock; }
+	{ return (void *)(unsigned long)_T->lock; }
 
 /* The zeroed guard, then the lock pointer: members start as 0. */
 #define __KMUTEX_LOCK_GUARD_CTOR(_name, _lock, _args, _ptr)		\
@@ -198,6 +227,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
  *	the statements use as _T->member
  */
 #define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)		\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, false);			\
 	__KMUTEX_LOCK_GUARD_TYPE(_name, _type, _unlock, __VA_ARGS__)	\
 	__KMUTEX_LOCK_GUARD_CTOR(_name, _lock, (_type *__kmutex_l),	\
 				 __kmutex_l)
@@ -210,6 +240,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
  * @...: further members of the guard, as for DEFINE_LOCK_GUARD_1
  */
 #define DEFINE_LOCK_GUARD_0(_name, _lock, _unlock, ...)			\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, false);			\
 	__KMUTEX_LOCK_GUARD_TYPE(_name, void, _unlock, __VA_ARGS__)	\
 	__KMUTEX_LOCK_GUARD_CTOR(_name, _lock, (void), (void *)1)
 
@@ -221,6 +252,7 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
  */
 #define DEFINE_LOCK_GUARD_1_COND(_name, _ext, _condlock)		\
 	typedef class_##_name##_t class_##_name##_ext##_t;		\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name##_ext, true);		\
 	__kmutex_class_fn_inline void					\
 	class_##_name##_ext##_destructor(class_##_name##_t *__kmutex_p)	\
 	{ class_##_name##_destructor(__kmutex_p); }			\
@@ -237,23 +269,32 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
 
 /*
  * The lock is taken in the condition: see __KMUTEX_GUARD_ASSERTS.  The
- * variable needs no initialiser (a lock guard's is a struct, which 0
- * cannot be cast to): the condition assigns it before anything can
- * leave the loop and run its destructor.
+ * variable starts as zero (NULL, or a lock guard's struct of zeroes)
+ * all the same: its destructor runs if the constructor or an argument
+ * is left by an exception or a thread's cancellation (-fexceptions),
+ * and gcc warns of a value used uninitialised there.
  */
+#ifdef __cplusplus
+#define __KMUTEX_ZERO	{}
+#else
+#define __KMUTEX_ZERO	{ 0 }
+#endif
 #define __kmutex_scoped_var(_name, _scope)				\
 	class_##_name##_t _scope					\
-	__attribute__((__cleanup__(class_##_name##_destructor)))
+	__attribute__((__cleanup__(class_##_name##_destructor))) =	\
+		__KMUTEX_ZERO
 
 #define __kmutex_scoped_guard(_name, _scope, _done, ...)		\
 	for (__kmutex_scoped_var(_name, _scope), *_done = __KMUTEX_NULL; \
 	     !_done && (_scope = class_##_name##_constructor(__VA_ARGS__), \
-			class_##_name##_lock_ptr(&_scope));		\
+			class_##_name##_lock_ptr(&_scope) ||		\
+			!class_##_name##_is_conditional);		\
 	     _done = (class_##_name##_t *)1)
 
 /*
  * scoped_guard(mutex, &lock) { ... }: hold the lock for the block; for a
- * conditional guard (mutex_try) the block runs only if it was taken.
+ * conditional guard (mutex_try) the block runs only if it was taken
+ * (see __DEFINE_CLASS_IS_CONDITIONAL).
  */
 #define scoped_guard(_name, ...)					\
 	__kmutex_scoped_guard(_name, __KMUTEX_UNIQUE(scope),		\
