@@ -4,7 +4,7 @@
  * RCU and "noio" guards with: DEFINE_LOCK_GUARD_1 (with a member kept
  * from lock to unlock, as spinlock_irqsave keeps its flags),
  * DEFINE_LOCK_GUARD_1_COND, DEFINE_LOCK_GUARD_0, EXTEND_CLASS,
- * DEFINE_CLASS_IS_GUARD / DEFINE_CLASS_IS_COND_GUARD, and the kernel's
+ * DEFINE_CLASS_IS_GUARD / _COND_GUARD / _UNCONDITIONAL, and the kernel's
  * internal __DEFINE_CLASS_IS_CONDITIONAL, which bcachefs-tools uses.
  *
  * Each guard releases what it took, once, however its scope is left;
@@ -281,6 +281,31 @@ static void check_own_lock_ptr(void)
 	}
 }
 
+/* A class whose value is a struct, not a lock pointer. */
+struct saved {
+	int was;
+};
+
+static int level = 3;
+
+DEFINE_CLASS(raised, struct saved, level = _T.was,
+	     __extension__ ({ struct saved s = { level }; level = 9; s; }),
+	     void)
+DEFINE_CLASS_IS_UNCONDITIONAL(raised)
+
+static void check_unconditional(void)
+{
+	int ran = 0;
+
+	scoped_guard(raised) {
+		CHECK_EQ(level, 9);
+		ran++;
+	}
+	CHECK_EQ(ran, 1);
+	CHECK_EQ(level, 3);
+	CHECK(!__is_cond_ptr(raised));
+}
+
 /* --- a lock guard around struct mutex, from 6 threads ----------------- */
 
 /* bcachefs' mutex_noio: the mutex and a saved per-thread state. */
@@ -379,6 +404,7 @@ int main(void)
 	check_lock_guard_0();
 	check_extend_class();
 	check_own_lock_ptr();
+	check_unconditional();
 	check_mutex_lock_guard();
 	return 0;
 }

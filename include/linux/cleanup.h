@@ -180,6 +180,18 @@ __kmutex_class_fn _type class_##_name##_constructor(__VA_ARGS__)	\
 	__DEFINE_CLASS_IS_CONDITIONAL(_name, true);			\
 	__KMUTEX_CLASS_LOCK_PTR(_name)
 
+/**
+ * DEFINE_CLASS_IS_UNCONDITIONAL - make a class a guard that always runs
+ * @_name: a class whose value is not a lock pointer (a struct ...)
+ *
+ * scoped_guard(@_name, ...) runs its block whatever the value.
+ */
+#define DEFINE_CLASS_IS_UNCONDITIONAL(_name)				\
+	__DEFINE_CLASS_IS_CONDITIONAL(_name, false);			\
+	__kmutex_class_fn void *					\
+	class_##_name##_lock_ptr(class_##_name##_t *_T)		\
+	{ (void)_T; return (void *)1; }
+
 /*
  * The guards of DEFINE_LOCK_GUARD_0/1: a struct holding the lock pointer
  * and the members the lock statement keeps (saved flags ...), which the
